@@ -1,0 +1,3 @@
+#include "simsched/error.h"
+
+G_DEFINE_QUARK(simsched-error-quark, ss_error)

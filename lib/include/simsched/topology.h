@@ -1,0 +1,155 @@
+/*
+ * simsched/topology.h — a machine (CPUs, SMT siblings, clusters, LLCs, NUMA
+ * nodes, packages, distances, capacity, frequency) and the sched-domain
+ * hierarchy the kernel builds for it.
+ *
+ * Mirrors kernel v6.6 kernel/sched/topology.c (sd_init, build_sched_domains,
+ * sched_init_numa, build_overlap_sched_groups, sd_degenerate/sd_parent_degenerate,
+ * update_top_cache_domain) and include/linux/sched/sd_flags.h.
+ *
+ * A struct ss_topology is immutable after ss_topology_load()/ss_topology_build():
+ * several simulations (threads) may share one. Per-domain runtime state
+ * (last_balance, balance_interval, avg_scan_cost, ...) lives in the simulation.
+ */
+#ifndef SIMSCHED_TOPOLOGY_H
+#define SIMSCHED_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "simsched/cpumask.h"
+
+/* include/linux/sched/sd_flags.h order (v6.6); values are 1 << index. */
+enum {
+	SD_BALANCE_NEWIDLE = 1 << 0,
+	SD_BALANCE_EXEC = 1 << 1,
+	SD_BALANCE_FORK = 1 << 2,
+	SD_BALANCE_WAKE = 1 << 3,
+	SD_WAKE_AFFINE = 1 << 4,
+	SD_ASYM_CPUCAPACITY = 1 << 5,
+	SD_ASYM_CPUCAPACITY_FULL = 1 << 6,
+	SD_SHARE_CPUCAPACITY = 1 << 7,
+	SD_SHARE_PKG_RESOURCES = 1 << 8, /* "LLC sharing"; SD_SHARE_LLC in later kernels */
+	SD_SERIALIZE = 1 << 9,
+	SD_ASYM_PACKING = 1 << 10,
+	SD_PREFER_SIBLING = 1 << 11,
+	SD_OVERLAP = 1 << 12,
+	SD_NUMA = 1 << 13,
+};
+
+/** Domain level kinds, bottom-up (v6.6 names; PKG was "DIE" before v6.7). */
+enum ss_sd_level {
+	SS_SD_SMT,
+	SS_SD_CLS,
+	SS_SD_MC,
+	SS_SD_PKG,
+	SS_SD_NUMA,
+};
+
+/**
+ * A sched group: CPUs balanced as one unit at a domain level. Groups of one
+ * domain form a circular list starting with the group that holds the domain's
+ * CPU (the "local" group). NUMA levels have overlapping groups (SD_OVERLAP).
+ * Spans are owned by the topology.
+ */
+struct ss_sched_group {
+	const uint64_t *span;          /* CPUs of the group (ss_topology.nr_words words) */
+	const uint64_t *balance_mask;  /* CPUs that may balance for it (group_balance_mask) */
+	unsigned weight;               /* CPUs in span */
+	unsigned capacity;             /* Σ arch capacity of span, SCHED_CAPACITY_SCALE units */
+	struct ss_sched_group *next;   /* circular */
+};
+
+/**
+ * One sched_domain of one CPU (struct sched_domain, static part).
+ * Intervals in ms as in sd_init(): min_interval = span_weight,
+ * max_interval = 2 * span_weight, busy_factor 16.
+ */
+struct ss_sched_domain {
+	enum ss_sd_level level;
+	char name[8];                  /* "SMT", "CLS", "MC", "PKG", "NUMA" */
+	int numa_level;                /* index into the distinct distances, -1 if not NUMA */
+	unsigned level_index;          /* position in the CPU's hierarchy, 0 = lowest kept */
+	const uint64_t *span;          /* sched_domain_span() */
+	unsigned span_weight;
+	unsigned flags;                /* SD_* */
+	unsigned imbalance_pct;        /* 110 SMT, 117 otherwise (sd_init) */
+	unsigned cache_nice_tries;     /* 0 SMT, 1, 2 for NUMA levels >= 1 */
+	unsigned busy_factor;          /* 16 */
+	unsigned min_interval, max_interval; /* ms */
+	struct ss_sched_group *groups; /* local group first */
+	unsigned nr_groups;
+	const struct ss_sched_domain *parent, *child; /* NULL at the ends */
+};
+
+/** Per-CPU facts. ids are dense 0..count-1 in order of first appearance. */
+struct ss_cpu_topo {
+	unsigned package, node, die, llc, cluster, core;
+	unsigned capacity;             /* arch_scale_cpu_capacity, 1..1024 */
+	unsigned nr_sd;                /* domains kept after degeneration */
+	struct ss_sched_domain *sd;    /* array of nr_sd, bottom-up; sd[0] = lowest */
+	int sd_llc;                    /* index in sd[] of sd_llc (highest SD_SHARE_PKG_RESOURCES), -1 if none */
+	unsigned llc_size;             /* sd_llc_size (1 if no sd_llc) */
+	unsigned llc_id;               /* sd_llc_id: first CPU of sd_llc's span (or the CPU itself) */
+	unsigned llc_index;            /* dense index of this CPU's sd_llc_shared, 0..nr_llc_shared-1 */
+	const uint64_t *smt_mask;      /* cpu_smt_mask(): SMT siblings incl. itself */
+	const uint64_t *cluster_mask;  /* cpu_clustergroup_mask() */
+	const uint64_t *llc_mask;      /* CPUs sharing the LLC (cpu_coregroup_mask()) */
+	const uint64_t *node_mask;     /* cpumask_of_node() */
+};
+
+struct ss_topology {
+	char *name;                    /* from the YAML "name" key */
+	char *file;                    /* path it was loaded from (for messages) */
+	char *vendor;                  /* "intel", "amd", "arm", ... (decides rules like node_reclaim_distance) */
+	unsigned nr_cpus;              /* CPUs are numbered 0..nr_cpus-1 */
+	unsigned nr_words;             /* ss_cpumask_words(nr_cpus) */
+	unsigned nr_nodes, nr_packages, nr_dies, nr_llcs, nr_clusters, nr_cores;
+	unsigned smt_threads;          /* max threads per core; SMT active iff > 1 */
+	unsigned *distance;            /* nr_nodes x nr_nodes SLIT, row-major */
+	unsigned node_reclaim_distance;/* 30 (RECLAIM_DISTANCE), 32 on AMD Zen */
+	uint64_t base_freq_khz, max_freq_khz; /* 0 if not given */
+	unsigned nr_llc_shared;        /* number of distinct sd_llc_shared structs */
+	struct ss_cpu_topo *cpu;       /* nr_cpus entries */
+	/* Default probe costs from the YAML "costs:" block, ns; 0 = not given.
+	 * Used as defaults for --set cost.probe_* (docs/model.md). */
+	unsigned probe_smt_ns, probe_cluster_ns, probe_llc_ns;
+	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
+	void *priv;
+};
+
+/**
+ * Load a topology YAML file (format: docs/topology.md). On error returns NULL
+ * and sets *err (SS_ERROR_PARSE / SS_ERROR_INVALID / SS_ERROR_IO) with a
+ * message "file:line:col: what is wrong (what was expected)". The caller owns
+ * the result (ss_topology_free).
+ */
+struct ss_topology *ss_topology_load(const char *path, GError **err);
+
+/** Same from a buffer; `name` is used as the file name in messages. */
+struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const char *name, GError **err);
+
+void ss_topology_free(struct ss_topology *t);
+
+/** cpus_share_cache() (v6.6 core.c): same sd_llc_id. */
+static inline bool ss_cpus_share_cache(const struct ss_topology *t, unsigned a, unsigned b)
+{
+	return t->cpu[a].llc_id == t->cpu[b].llc_id;
+}
+
+/** Node distance (SLIT value, 10 = local). */
+static inline unsigned ss_node_distance(const struct ss_topology *t, unsigned a, unsigned b)
+{
+	return t->distance[a * t->nr_nodes + b];
+}
+
+/**
+ * Render the machine and each CPU's domain levels (like the kernel's
+ * sched_domain debug output) as text, JSON or YAML into a newly allocated
+ * string (g_free). format: "text", "json", "yaml". Returns NULL and sets *err
+ * for an unknown format.
+ */
+char *ss_topology_describe(const struct ss_topology *t, const char *format, GError **err);
+
+#endif /* SIMSCHED_TOPOLOGY_H */

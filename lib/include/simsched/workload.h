@@ -1,0 +1,111 @@
+/*
+ * simsched/workload.h — workloads: a small behaviour language (YAML, libyaml)
+ * and its interpreter.
+ *
+ * A workload file declares task roles grouped in one *instance* (e.g. a
+ * netperf client/server pair), a program per role, and how --load scales the
+ * number of instances (load 100 % = one instance per allowed CPU unless the
+ * file says otherwise). The simulator asks the interpreter for a task's next
+ * action; it implements the actions (run on a CPU, sleep, wake with token
+ * semantics, wait). Format: docs/workloads.md.
+ */
+#ifndef SIMSCHED_WORKLOAD_H
+#define SIMSCHED_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "simsched/rng.h"
+
+/** A duration distribution; all parameters in ns. */
+enum ss_dist_kind { SS_DIST_CONST, SS_DIST_EXP, SS_DIST_UNIFORM };
+struct ss_dist {
+	enum ss_dist_kind kind;
+	uint64_t a, b;   /* CONST: a; EXP: mean a; UNIFORM: [a, b] */
+};
+
+/** Draw a duration (ns) from d with the task's stream. */
+uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r);
+
+/** What the interpreter tells the simulator to do next. */
+enum ss_wl_action_kind {
+	SS_ACT_RUN,        /* run on a CPU for `ns` of work (ns at capacity 1024, max frequency) */
+	SS_ACT_SLEEP,      /* block for `ns` (timer) */
+	SS_ACT_WAKE,       /* post one token to task `target`; wake it if it waits (WF_SYNC if sync) */
+	SS_ACT_WAIT,       /* consume `count` tokens; block until they are there */
+	SS_ACT_TXN_BEGIN,  /* transaction mark: start */
+	SS_ACT_TXN_END,    /* transaction mark: one transaction completed */
+	SS_ACT_EXIT,       /* the program ended */
+};
+
+struct ss_wl_action {
+	enum ss_wl_action_kind kind;
+	bool sync;         /* WAKE: WF_SYNC */
+	uint32_t target;   /* WAKE: global task index */
+	uint32_t count;    /* WAIT: tokens */
+	uint64_t ns;       /* RUN, SLEEP */
+};
+
+#define SS_WL_MAX_LOOP_DEPTH 4
+
+/** Interpreter position of one task (part of the task, 24 bytes). */
+struct ss_wl_cursor {
+	uint16_t pc;
+	uint16_t depth;
+	uint32_t loop_left[SS_WL_MAX_LOOP_DEPTH]; /* UINT32_MAX = forever */
+};
+
+struct ss_workload;   /* parsed file, immutable, shareable between threads */
+
+/** One task of an instantiated workload. */
+struct ss_wl_task {
+	char *path;          /* "pair[3]/server": identity in the workload tree (stream id source) */
+	uint32_t role;       /* index of the role in the file */
+	uint32_t instance;   /* instance number */
+	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
+	int nice;            /* -20..19 */
+};
+
+/** The tasks of a workload at one load level, owned by the caller (ss_wl_plan_free). */
+struct ss_wl_plan {
+	const struct ss_workload *wl;
+	unsigned nr_tasks;
+	unsigned nr_instances;
+	struct ss_wl_task *task;
+};
+
+/**
+ * Load a workload YAML file. NULL + *err ("file:line:col: message") on error.
+ * Caller owns the result (ss_workload_free).
+ */
+struct ss_workload *ss_workload_load(const char *path, GError **err);
+struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const char *name, GError **err);
+void ss_workload_free(struct ss_workload *w);
+
+/** Name and description (from the file), unit of one instance ("pair"), metric info. */
+const char *ss_workload_name(const struct ss_workload *w);
+const char *ss_workload_instance_unit(const struct ss_workload *w);
+
+/**
+ * Instantiate at load_pct (percent, > 0) of nr_cpus allowed CPUs:
+ * instances = max(1, round(load_pct * nr_cpus * instances_per_cpu / 100)).
+ * start_cpu values in the file are CPU numbers of the machine; the caller
+ * checks them against the machine. NULL + *err on invalid input.
+ */
+struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned load_pct_x100,
+					   unsigned nr_cpus, GError **err);
+void ss_wl_plan_free(struct ss_wl_plan *p);
+
+/** Reset a cursor to the start of task's program. */
+void ss_wl_cursor_init(struct ss_wl_cursor *c);
+
+/**
+ * The next action of task `task` of plan p; advances *c. Durations are drawn
+ * from *rng (the task's own stream). Never allocates. A program that ends
+ * yields SS_ACT_EXIT forever.
+ */
+void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *c, struct ss_rng *rng,
+		struct ss_wl_action *out);
+
+#endif
