@@ -1,0 +1,235 @@
+/*
+ * simsched — the command-line tool over libsimsched. Argument parsing and
+ * rendering only; the model lives in lib/.
+ *
+ *   simsched run      --topology T --workload W [--policy P] [--load L] ...
+ *   simsched topo     --topology T [--format text|json|yaml | --json]
+ *   simsched policies
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "simsched/error.h"
+#include "simsched/sim.h"
+#include "../lib/ss_sched.h"
+
+static int fail(GError *e, int code)
+{
+	fprintf(stderr, "simsched: %s\n", e ? e->message : "error");
+	if (e)
+		g_error_free(e);
+	return code;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: simsched COMMAND [OPTIONS]\n"
+		"commands:\n"
+		"  run       simulate a workload on a machine under a wake-placement policy\n"
+		"  topo      print a machine and the sched domains the kernel builds for it\n"
+		"  policies  list the wake-placement policies\n"
+		"Run 'simsched COMMAND --help' for the options of a command.\n");
+	return 2;
+}
+
+static int cmd_policies(void)
+{
+	for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++) {
+		const struct ss_policy *p = *pp;
+		printf("%-12s %s\n             features: %s\n             source: %s\n", p->name, p->description,
+		       p->features, p->source);
+		for (unsigned i = 0; i < p->nr_params; i++)
+			printf("             policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
+			       p->params[i].unit, p->params[i].doc);
+	}
+	return 0;
+}
+
+static int cmd_topo(int argc, char **argv)
+{
+	g_autofree char *topo_path = NULL, *format = NULL;
+	gboolean json = FALSE;
+	GOptionEntry entries[] = {
+		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML)", "FILE" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default), json or yaml", "FMT" },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "same as --format json", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GError *err = NULL;
+	GOptionContext *ctx = g_option_context_new("- print a machine and its sched domains");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok)
+		return fail(err, 2);
+	if (!topo_path) {
+		fprintf(stderr, "simsched: topo needs --topology FILE\n");
+		return 2;
+	}
+	if (json)
+		format = g_strdup("json");
+	struct ss_topology *t = ss_topology_load(topo_path, &err);
+	if (!t)
+		return fail(err, 1);
+	char *out = ss_topology_describe(t, format ? format : "text", &err);
+	ss_topology_free(t);
+	if (!out)
+		return fail(err, 2);
+	fputs(out, stdout);
+	g_free(out);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
+	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
+	g_autofree char *format = NULL;
+	gchar **sets = NULL;
+	gint64 seed = 1;
+	gboolean quiet = FALSE;
+	GOptionEntry entries[] = {
+		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML, see topologies/)", "FILE" },
+		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
+		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util; 'simsched policies')", "NAME" },
+		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU (default 100%)", "L" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
+		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (default 1)", "N" },
+		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, like numactl -N", "LIST" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
+		{ "json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "stdout format: text (default) or json", "FMT" },
+		{ "sample-interval", 0, 0, G_OPTION_ARG_STRING, &sample, "interval of the nr_idle_scan/util series (default 100ms)", "TIME" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing on stdout", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GError *err = NULL;
+	GOptionContext *ctx = g_option_context_new("- simulate a workload on a machine under a wake-placement policy");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok)
+		return fail(err, 2);
+	if (argc > 1) {
+		fprintf(stderr, "simsched: run: unexpected argument '%s'\n", argv[1]);
+		g_strfreev(sets);
+		return 2;
+	}
+	for (gchar **s = sets; s && *s; s++) {
+		if (!strcmp(*s, "help")) {
+			char *h = ss_params_help(policy);
+			printf("parameters (--set SECTION.KEY=VALUE):\n%s", h);
+			g_free(h);
+			g_strfreev(sets);
+			return 0;
+		}
+	}
+	if (!topo_path || !wl_path) {
+		fprintf(stderr, "simsched: run needs --topology FILE and --workload FILE\n");
+		g_strfreev(sets);
+		return 2;
+	}
+	if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		fprintf(stderr, "simsched: --format '%s': expected text or json\n", format);
+		g_strfreev(sets);
+		return 2;
+	}
+	struct ss_run_config cfg = { 0 };
+	cfg.policy = policy ? policy : "sis_util";
+	cfg.sched_features = features;
+	cfg.seed = (uint64_t)seed;
+	cfg.nodes = nodes;
+	if (!ss_parse_load(load ? load : "100%", &cfg.load_pct_x100)) {
+		fprintf(stderr, "simsched: --load '%s': expected a percentage like 25%% or 200%%, or a fraction like 0.5 (greater than 0)\n", load);
+		g_strfreev(sets);
+		return 2;
+	}
+	if (!ss_parse_duration(duration ? duration : "2s", &cfg.duration_ns) || !cfg.duration_ns) {
+		fprintf(stderr, "simsched: --duration '%s': expected a positive time like 2s, 500ms\n", duration);
+		g_strfreev(sets);
+		return 2;
+	}
+	if (!ss_parse_duration(warmup ? warmup : "1s", &cfg.warmup_ns)) {
+		fprintf(stderr, "simsched: --warmup '%s': expected a time like 1s, 200ms, 0\n", warmup);
+		g_strfreev(sets);
+		return 2;
+	}
+	if (sample && (!ss_parse_duration(sample, &cfg.sample_ns) || cfg.sample_ns < 1000000)) {
+		fprintf(stderr, "simsched: --sample-interval '%s': expected a time of at least 1ms\n", sample);
+		g_strfreev(sets);
+		return 2;
+	}
+
+	struct ss_topology *t = ss_topology_load(topo_path, &err);
+	if (!t) {
+		g_strfreev(sets);
+		return fail(err, 1);
+	}
+	struct ss_workload *w = ss_workload_load(wl_path, &err);
+	if (!w) {
+		ss_topology_free(t);
+		g_strfreev(sets);
+		return fail(err, 1);
+	}
+	ss_params_defaults(&cfg.params, t);
+	for (gchar **s = sets; s && *s; s++) {
+		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
+			ss_workload_free(w);
+			ss_topology_free(t);
+			g_strfreev(sets);
+			return fail(err, 2);
+		}
+	}
+	g_strfreev(sets);
+	cfg.topo = t;
+	cfg.wl = w;
+	struct ss_results *r = ss_simulate(&cfg, &err);
+	if (!r) {
+		ss_workload_free(w);
+		ss_topology_free(t);
+		return fail(err, 1);
+	}
+	r->workload_file = g_strdup(wl_path);
+	int rc = 0;
+	char *json = ss_results_to_json(r);
+	if (json_path && !ss_write_file_atomic(json_path, json, strlen(json), &err))
+		rc = fail(err, 1);
+	if (!quiet) {
+		if (format && !strcmp(format, "json")) {
+			fputs(json, stdout);
+		} else {
+			char *txt = ss_results_to_text(r);
+			fputs(txt, stdout);
+			g_free(txt);
+		}
+	}
+	g_free(json);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "topo"))
+		return cmd_topo(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "policies"))
+		return cmd_policies();
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage();
+		return 0;
+	}
+	fprintf(stderr, "simsched: unknown command '%s'\n", argv[1]);
+	return usage();
+}

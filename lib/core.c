@@ -1,0 +1,896 @@
+/*
+ * The simulation loop and the parts of kernel/sched/core.c and the
+ * enqueue/dequeue/pick half of fair.c that the model needs (kernel v6.6):
+ * try_to_wake_up / ttwu_queue / ttwu_do_activate, schedule(), the tick,
+ * idle entry/exit, and the task programs driven by the workload interpreter.
+ */
+#include "ss_sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "simsched/error.h"
+
+#define SS_MAX_ACTIONS_WITHOUT_TIME 1000000u
+
+/* ------------------------------------------------------------ helpers */
+
+/* Wall-clock ns a burst of `work` ns (at capacity 1024, max frequency) takes on rq. */
+static inline uint64_t work_to_wall(const struct ss_rq *rq, uint64_t work)
+{
+	/* speed_num = 2^20 / (capacity × freq_capacity) as a 32.32 fixed point */
+	unsigned __int128 w = (unsigned __int128)work * rq->speed_num;
+	return (uint64_t)((w + 0xffffffffu) >> 32);
+}
+
+static inline uint64_t wall_to_work(const struct ss_rq *rq, uint64_t wall)
+{
+	return (uint64_t)(((unsigned __int128)wall << 32) / rq->speed_num);
+}
+
+bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
+{
+	/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
+	 * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md). */
+	const struct ss_rq *rq = &sim->rq[cpu];
+	return !rq->curr && !rq->cfs.nr_running && !rq->ttwu_pending && !rq->wake_inflight;
+}
+
+void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_topology *t = sim->topo;
+	const struct ss_params *pr = &sim->params;
+	unsigned me = sim->this_cpu;
+	uint64_t c;
+
+	if (cpu == me)
+		c = pr->probe_self_ns;
+	else if (ss_cpumask_test(t->cpu[me].smt_mask, cpu))
+		c = pr->probe_smt_ns;
+	else if (ss_cpumask_test(t->cpu[me].cluster_mask, cpu))
+		c = pr->probe_cluster_ns;
+	else if (t->cpu[me].llc == t->cpu[cpu].llc)
+		c = pr->probe_llc_ns;
+	else if (t->cpu[me].package == t->cpu[cpu].package)
+		c = pr->probe_package_ns;
+	else
+		c = pr->probe_remote_ns;
+	sim->scan_cost += c;
+	if (sim->measuring)
+		sim->res->sis_probes_total++;
+}
+
+void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq)
+{
+	uint64_t delta = sim->now - rq->clock;
+	if (!delta)
+		return;
+	rq->clock = sim->now;
+	rq->pclk.clock_task += delta;
+	ss_update_rq_clock_pelt(&rq->pclk, delta, rq->curr == NULL, rq->capacity,
+				(unsigned long)sim->params.freq_capacity);
+}
+
+static inline struct ss_pelt_cfs_input cfs_input(const struct ss_rq *rq)
+{
+	struct ss_pelt_cfs_input in = {
+		.load_weight = rq->cfs.load_weight,
+		.h_nr_running = rq->cfs.nr_running,
+		.curr = rq->cfs.curr != NULL,
+	};
+	return in;
+}
+
+static inline struct ss_pelt_se_input se_input(const struct ss_rq *rq, const struct ss_task *p)
+{
+	struct ss_pelt_se_input in = {
+		.weight = p->se.weight,
+		.on_rq = p->se.on_rq,
+		.running = rq->cfs.curr == &p->se,
+	};
+	return in;
+}
+
+static inline void pelt_update(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, int flags)
+{
+	ss_update_load_avg(ss_rq_clock_pelt(&rq->pclk), &rq->cfs_avg, cfs_input(rq), &p->avg, se_input(rq, p),
+			   flags);
+}
+
+unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu)
+{
+	return ss_cpu_util(&sim->rq[cpu].cfs_avg, ss_feat(sim->features, SS_FEAT_UTIL_EST),
+			   sim->topo->cpu[cpu].capacity);
+}
+
+uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
+{
+	return sim->rq[cpu].cfs_avg.avg.load_avg;   /* cpu_load(): cfs_rq_load_avg() */
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (rq->curr && sim->measuring) {
+		uint64_t from = rq->busy_since > sim->measure_start ? rq->busy_since : sim->measure_start;
+		if (sim->now > from)
+			sim->res->cpu[rq->cpu].busy_ns += sim->now - from;
+	}
+	rq->busy_since = sim->now;
+}
+
+/* ------------------------------------------------------------ tick */
+
+static void start_tick(struct ss_sim *sim, struct ss_rq *rq)
+{
+	/* tick_nohz_idle_exit(): the periodic tick resumes at the next jiffy boundary */
+	if (!ss_ev_queued(&rq->ev_tick)) {
+		uint64_t next = (sim->now / sim->tick_nsec + 1) * sim->tick_nsec;
+		ss_evq_schedule(&sim->evq, &rq->ev_tick, next, SS_EV_TICK, rq->cpu);
+	}
+}
+
+/* ------------------------------------------------------------ schedule */
+
+static void stop_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	/* the running task's progress so far */
+	if (ss_ev_queued(&rq->ev_run_end)) {
+		ss_evq_cancel(&sim->evq, &rq->ev_run_end);
+		if (sim->now > p->run_start) {
+			uint64_t done = sim->now - p->run_start;
+			p->work_left = done >= p->work_left ? 0 : p->work_left - done;
+		}
+	}
+}
+
+static void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	ss_evq_schedule(&sim->evq, &rq->ev_run_end, p->run_start + p->work_left, SS_EV_RUN_END, rq->cpu);
+}
+
+static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
+{
+	/* pick_next_task_fair() -> newidle_balance(): idle_stamp (feeds avg_idle) */
+	if (!rq->ttwu_pending)
+		rq->idle_stamp = rq->clock;
+	/* set_next_task_idle() -> update_idle_core() */
+	ss_update_idle_core(sim, rq->cpu);
+	/* update_idle_rq_clock_pelt() */
+	ss_update_idle_rq_clock_pelt(&rq->pclk, rq->cfs_avg.avg.util_sum);
+	/* the idle loop stops the tick: tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle() */
+	ss_evq_cancel(&sim->evq, &rq->ev_tick);
+	if (sim->params.nohz)
+		ss_nohz_balance_enter_idle(sim, rq);
+	rq->idle_since = sim->now;
+}
+
+/* schedule() on rq: put prev, pick next (pick_eevdf), switch. */
+static void schedule(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *prev = rq->curr, *next;
+	struct ss_sched_entity *se;
+
+	ss_update_rq_clock(sim, rq);
+	if (prev) {
+		stop_burst(sim, rq, prev);
+		ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+		if (prev->se.on_rq)
+			pelt_update(sim, rq, prev, 0);     /* put_prev_entity() */
+		ss_put_prev_entity(&rq->cfs, &prev->se);
+	}
+	se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
+	if (!se) {
+		if (prev) {
+			account_busy(sim, rq);
+			rq->curr = NULL;
+			idle_enter(sim, rq);
+		}
+		return;
+	}
+	next = task_of(se);
+	pelt_update(sim, rq, next, SS_UPDATE_TG);          /* set_next_entity() */
+	ss_set_next_entity(&rq->cfs, se, sim->now);
+	if (!prev) {
+		rq->busy_since = sim->now;
+		start_tick(sim, rq);
+	}
+	rq->curr = next;
+	next->run_start = sim->now;
+	if (next != prev) {
+		next->run_start += sim->params.context_switch_ns;
+		if (sim->measuring) {
+			sim->res->context_switches++;
+			sim->res->cpu[rq->cpu].nr_switches++;
+		}
+	}
+	if (next->wake_time) {
+		if (sim->measuring && next->wake_time >= sim->measure_start)
+			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
+		next->wake_time = 0;
+	}
+	start_burst(sim, rq, next);
+}
+
+static void resched_curr(struct ss_sim *sim, struct ss_rq *rq)
+{
+	schedule(sim, rq);
+}
+
+/* ------------------------------------------------------------ enqueue / dequeue */
+
+/* enqueue_task_fair() for one task (no groups), v6.6. */
+static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, bool initial)
+{
+	ss_update_rq_clock(sim, rq);
+	ss_util_est_enqueue(&rq->cfs_avg, &p->avg);
+	/* enqueue_entity(): update_curr, update_load_avg(DO_ATTACH), place, account */
+	if (rq->cfs.curr)
+		ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	pelt_update(sim, rq, p, SS_UPDATE_TG | SS_DO_ATTACH);
+	ss_enqueue_entity(&rq->cfs, &p->se, initial, &sim->eevdf_f, sim->base_slice, sim->tick_nsec);
+	p->state = SS_TASK_RUNNABLE;
+}
+
+/* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
+static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	ss_update_rq_clock(sim, rq);
+	stop_burst(sim, rq, p);
+	ss_util_est_dequeue(&rq->cfs_avg, &p->avg);
+	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	pelt_update(sim, rq, p, SS_UPDATE_TG);
+	ss_dequeue_entity(&rq->cfs, &p->se, sim->tick_nsec);
+	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
+			   sim->topo->cpu[rq->cpu].capacity);
+}
+
+/* ------------------------------------------------------------ wakeups */
+
+static bool cpu_allowed(const struct ss_task *p, int cpu)
+{
+	return cpu >= 0 && ss_cpumask_test(p->cpus_ptr, (unsigned)cpu);
+}
+
+/* ttwu_queue_cond(), core.c v6.6. */
+static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
+{
+	if (!cpu_allowed(p, (int)cpu))
+		return false;
+	if (!ss_cpus_share_cache(sim->topo, sim->this_cpu, cpu))
+		return true;
+	if (cpu == sim->this_cpu)
+		return false;
+	/* If the wakee cpu is idle, or the task is descheduling and the only
+	 * running task on the CPU, then use the wakelist. */
+	if (!sim->rq[cpu].cfs.nr_running && !sim->rq[cpu].curr)
+		return true;
+	return false;
+}
+
+static void set_task_cpu(struct ss_sim *sim, struct ss_task *p, unsigned new_cpu)
+{
+	/* migrate_task_rq_fair(), v6.6: remove_entity_load_avg() and reset
+	 * last_update_time so the next enqueue attaches to the new cfs_rq. */
+	struct ss_rq *old = &sim->rq[p->cpu];
+	const struct ss_topology *t = sim->topo;
+	ss_remove_entity_load_avg(&old->cfs_avg, &p->avg, p->se.weight);
+	p->avg.last_update_time = 0;
+	if (sim->measuring) {
+		sim->res->migrations++;
+		if (t->cpu[p->cpu].llc != t->cpu[new_cpu].llc)
+			sim->res->migrations_llc++;
+		if (t->cpu[p->cpu].node != t->cpu[new_cpu].node)
+			sim->res->migrations_node++;
+	}
+	p->cpu = (int32_t)new_cpu;
+}
+
+/*
+ * try_to_wake_up(p) from sim->current on sim->this_cpu (core.c v6.6). The
+ * placement decision is taken now; the probes it made cost sim->scan_cost ns
+ * on the waking CPU, so the enqueue lands that much later (plus the IPI for a
+ * wake-list wakeup). Returns the scan cost to charge to the waker.
+ */
+static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p);
+
+static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_flags)
+{
+	int cpu;
+	uint64_t cost, at;
+
+	p->wake_time = sim->now;
+	p->state = SS_TASK_WAKING;
+	sim->scan_cost = 0;
+	wake_flags |= WF_TTWU;
+	/* select_task_rq(): the class hook only if more than one CPU is allowed */
+	if (p->nr_cpus_allowed > 1)
+		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
+	else
+		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	if (!cpu_allowed(p, cpu))   /* select_fallback_rq() */
+		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	if ((unsigned)cpu != (unsigned)p->cpu)
+		set_task_cpu(sim, p, (unsigned)cpu);
+	cost = sim->scan_cost;
+	if (sim->measuring) {
+		sim->res->wakeups++;
+		sim->res->cpu[cpu].wakeups++;
+		sim->res->scan_time_ns += cost;
+	}
+	at = sim->now + cost;
+	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && ttwu_queue_cond(sim, p, (unsigned)cpu);
+	if (p->via_wakelist) {
+		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI */
+		sim->rq[cpu].ttwu_pending++;
+		at += sim->params.ipi_ns;
+		if (sim->measuring)
+			sim->res->ipis++;
+	} else {
+		sim->rq[cpu].wake_inflight++;
+	}
+	p->waker_cpu = (uint16_t)sim->this_cpu;
+	if (at == sim->now) {
+		/* a direct enqueue with nothing to wait for happens inside ttwu */
+		ttwu_arrive(sim, p);
+		return 0;
+	}
+	ss_evq_schedule(&sim->evq, &p->ev_arrive, at, SS_EV_ARRIVE, (unsigned)cpu);
+	return cost;
+}
+
+/* ttwu_do_activate() on the target CPU (core.c v6.6), at arrival. */
+static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
+{
+	struct ss_rq *rq = &sim->rq[p->cpu];
+
+	if (p->via_wakelist)
+		rq->ttwu_pending--;
+	else
+		rq->wake_inflight--;
+	enqueue_task(sim, rq, p, false);
+	/* avg_idle from idle_stamp (ttwu_do_activate) */
+	if (rq->idle_stamp) {
+		uint64_t delta = rq->clock - rq->idle_stamp;
+		uint64_t max = 2 * rq->max_idle_balance_cost;
+		ss_update_avg(&rq->avg_idle, delta);
+		if (rq->avg_idle > max)
+			rq->avg_idle = max;
+		rq->wake_stamp = ss_jiffies(sim);
+		rq->wake_avg_idle = rq->avg_idle / 2;
+		rq->idle_stamp = 0;
+	}
+	if (!rq->curr) {
+		schedule(sim, rq);
+		return;
+	}
+	/* check_preempt_curr() -> check_preempt_wakeup() (EEVDF rule) */
+	if (ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
+	    ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+		/* The wake list is processed by the target itself (its IPI already
+		 * paid), and a wakeup onto the waker's own CPU preempts at once. */
+		if (p->via_wakelist || p->waker_cpu == rq->cpu) {
+			resched_curr(sim, rq);
+		} else {
+			/* a remote resched_curr() sends a reschedule IPI */
+			if (!ss_ev_queued(&rq->ev_resched))
+				ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns,
+						SS_EV_RESCHED, rq->cpu);
+			if (sim->measuring)
+				sim->res->ipis++;
+		}
+	}
+}
+
+/* A token for p: wake it if it waits for as many as it has. */
+static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
+{
+	p->tokens++;
+	if (p->state != SS_TASK_BLOCKED || p->tokens < p->wait_need)
+		return 0;
+	p->tokens -= p->wait_need;
+	p->wait_need = 0;
+	return try_to_wake_up(sim, p, sync ? WF_SYNC : 0);
+}
+
+/* ------------------------------------------------------------ task programs */
+
+static void sim_fail(struct ss_sim *sim, const char *fmt, const char *name)
+{
+	if (!sim->fatal)
+		g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_INVALID, fmt, name);
+}
+
+/*
+ * The running task p on rq finished its burst: run its program until it
+ * starts a new burst or blocks. Returns with rq rescheduled if p left the CPU.
+ */
+static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	struct ss_wl_action a;
+
+	for (;;) {
+		if (++sim->actions_without_time > SS_MAX_ACTIONS_WITHOUT_TIME) {
+			sim_fail(sim, "task %s keeps acting without simulated time passing (a loop with no run, sleep or wait)",
+				 sim->plan->task[p->id].path);
+			return;
+		}
+		ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+		switch (a.kind) {
+		case SS_ACT_RUN:
+			if (!a.ns)
+				continue;
+			p->work_left = work_to_wall(rq, a.ns);
+			p->run_start = sim->now;
+			start_burst(sim, rq, p);
+			return;
+		case SS_ACT_SLEEP:
+			dequeue_sleep(sim, rq, p);
+			p->state = SS_TASK_SLEEPING;
+			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + a.ns, SS_EV_TIMER, (unsigned)p->cpu);
+			schedule(sim, rq);
+			return;
+		case SS_ACT_WAKE: {
+			struct ss_task *t = &sim->tasks[a.target];
+			uint64_t cost;
+			if (t->state == SS_TASK_DEAD)
+				continue;
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			cost = post_token(sim, t, a.sync);
+			sim->current = NULL;
+			if (cost) {
+				/* the waker spent `cost` ns probing runqueues (kernel time) */
+				p->work_left = cost;
+				p->run_start = sim->now;
+				start_burst(sim, rq, p);
+				return;
+			}
+			if (rq->curr != p)   /* preempted by a wakee enqueued here */
+				return;
+			continue;
+		}
+		case SS_ACT_WAIT:
+			if (p->tokens >= a.count) {
+				p->tokens -= a.count;
+				continue;
+			}
+			p->wait_need = a.count;
+			dequeue_sleep(sim, rq, p);
+			p->state = SS_TASK_BLOCKED;
+			schedule(sim, rq);
+			return;
+		case SS_ACT_TXN_BEGIN:
+			p->txn_start = sim->now;
+			continue;
+		case SS_ACT_TXN_END:
+			if (sim->measuring) {
+				sim->res->transactions++;
+				if (p->txn_start >= sim->measure_start)
+					ss_lat_hist_add(&sim->res->txn_latency, sim->now - p->txn_start);
+			}
+			continue;
+		case SS_ACT_EXIT:
+			dequeue_sleep(sim, rq, p);
+			p->state = SS_TASK_DEAD;
+			schedule(sim, rq);
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ event handlers */
+
+static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *p = rq->curr;
+	p->work_left = 0;
+	task_continue(sim, rq, p);
+}
+
+static void handle_timer(struct ss_sim *sim, struct ss_task *p)
+{
+	/* hrtimer wakeup: interrupt context on the CPU the task slept on */
+	sim->current = NULL;
+	sim->this_cpu = (unsigned)p->cpu;
+	try_to_wake_up(sim, p, 0);
+}
+
+/* scheduler_tick(), core.c v6.6 (+ task_tick_fair/entity_tick). */
+static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
+{
+	bool resched;
+	if (!rq->curr)
+		return;
+	ss_update_rq_clock(sim, rq);
+	resched = ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	pelt_update(sim, rq, rq->curr, SS_UPDATE_TG);
+	ss_evq_schedule(&sim->evq, &rq->ev_tick, sim->now + sim->tick_nsec, SS_EV_TICK, rq->cpu);
+	ss_trigger_load_balance(sim, rq);
+	if (resched)
+		resched_curr(sim, rq);
+}
+
+static void sample_series(struct ss_sim *sim)
+{
+	struct ss_results *r = sim->res;
+	uint64_t sum[r->nr_llcs ? r->nr_llcs : 1];
+	if (sim->sample_idx >= sim->max_samples)
+		return;
+	memset(sum, 0, sizeof sum);
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		sum[sim->topo->cpu[c].llc_index] += ss_cpu_util_of(sim, c);
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		struct ss_llc_stats *ls = &r->llc[l];
+		ls->nr_idle_scan_series[sim->sample_idx] = (uint16_t)sim->llc_shared[l].nr_idle_scan;
+		ls->util_series[sim->sample_idx] = (uint16_t)(sum[l] / ls->nr_cpus);
+		ls->nr_samples = sim->sample_idx + 1;
+	}
+	sim->sample_idx++;
+}
+
+static void reset_stats(struct ss_sim *sim)
+{
+	struct ss_results *r = sim->res;
+	r->transactions = r->wakeups = r->migrations = r->migrations_llc = r->migrations_node = 0;
+	r->ipis = r->context_switches = 0;
+	memset(&r->wakeup_latency, 0, sizeof r->wakeup_latency);
+	memset(&r->txn_latency, 0, sizeof r->txn_latency);
+	r->sis_calls = r->sic_calls = r->sic_probes = r->sic_found = r->sic_nr_exhausted = r->sic_skipped_nr0 = 0;
+	r->sis_probes_total = r->scan_time_ns = 0;
+	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
+	memset(&r->sic_time, 0, sizeof r->sic_time);
+	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
+	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		struct ss_cpu_stats *cs = &r->cpu[c];
+		memset(cs, 0, sizeof *cs);
+		sim->rq[c].busy_since = sim->now;
+	}
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		struct ss_llc_stats *ls = &r->llc[l];
+		ls->nr_idle_scan_weighted = 0;
+		ls->sic_calls = ls->sic_probes = ls->sic_found = ls->nr_idle_scan_writes = 0;
+		sim->llc_shared[l].nr_idle_scan_since = sim->now;
+	}
+	sim->measuring = true;
+	sim->measure_start = sim->now;
+}
+
+static void finish_stats(struct ss_sim *sim)
+{
+	struct ss_results *r = sim->res;
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		account_busy(sim, &sim->rq[c]);
+		r->cpu[c].util_avg = sim->rq[c].cfs_avg.avg.util_avg;
+	}
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		struct ss_sd_shared *sh = &sim->llc_shared[l];
+		r->llc[l].nr_idle_scan_weighted += (uint64_t)sh->nr_idle_scan * (sim->now - sh->nr_idle_scan_since);
+		r->llc[l].nr_idle_scan_final = sh->nr_idle_scan;
+	}
+}
+
+void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
+{
+	struct ss_sd_shared *sh = &sim->llc_shared[llc_index];
+	if (sh->nr_idle_scan == nr)
+		return;
+	if (sim->measuring) {
+		sim->res->llc[llc_index].nr_idle_scan_weighted += (uint64_t)sh->nr_idle_scan * (sim->now - sh->nr_idle_scan_since);
+		sim->res->llc[llc_index].nr_idle_scan_writes++;
+	}
+	sh->nr_idle_scan_since = sim->now;
+	sh->nr_idle_scan = nr;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
+{
+	const struct ss_topology *t = sim->topo;
+	uint64_t nm[ (SS_MAX_CPUS + 63) / 64 ];
+	unsigned bad;
+	ss_cpumask_zero(sim->allowed_mask, sim->nr_words);
+	if (!nodes) {
+		for (unsigned c = 0; c < sim->nr_cpus; c++)
+			ss_cpumask_set(sim->allowed_mask, c);
+		return true;
+	}
+	if (t->nr_nodes > SS_MAX_CPUS || ss_cpumask_parse_list(nodes, nm, t->nr_nodes, &bad) < 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "--nodes '%s': not a node list of this machine (nodes 0-%u, e.g. 0-1 or 0,2)", nodes,
+			    t->nr_nodes - 1);
+		return false;
+	}
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		if (ss_cpumask_test(nm, t->cpu[c].node))
+			ss_cpumask_set(sim->allowed_mask, c);
+	return true;
+}
+
+static void sim_destroy(struct ss_sim *sim)
+{
+	if (sim->rq) {
+		for (unsigned c = 0; c < sim->nr_cpus; c++) {
+			ss_cfs_rq_destroy(&sim->rq[c].cfs);
+			g_free(sim->rq[c].sd_rt);
+		}
+	}
+	g_free(sim->rq);
+	g_free(sim->llc_shared);
+	g_free(sim->tasks);
+	if (sim->plan)
+		ss_wl_plan_free(sim->plan);
+	ss_evq_destroy(&sim->evq);
+	g_free(sim->allowed_mask);
+	g_free(sim->scratch_mask);
+	g_free(sim->scratch_mask2);
+	g_free(sim->nohz_idle_cpus_mask);
+	g_clear_error(&sim->fatal);
+}
+
+static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_config *cfg)
+{
+	const struct ss_topology *t = sim->topo;
+	struct ss_results *r = g_new0(struct ss_results, 1);
+	r->topology = g_strdup(t->name);
+	r->topology_file = g_strdup(t->file);
+	r->workload = g_strdup(ss_workload_name(cfg->wl));
+	r->policy = g_strdup(sim->policy->name);
+	r->features = ss_features_format(sim->features);
+	r->seed = cfg->seed;
+	r->duration_ns = cfg->duration_ns;
+	r->warmup_ns = cfg->warmup_ns;
+	r->sample_ns = cfg->sample_ns ? cfg->sample_ns : 100000000;
+	r->load_pct_x100 = cfg->load_pct_x100;
+	r->nr_cpus = sim->nr_cpus;
+	r->nr_allowed_cpus = ss_cpumask_weight(sim->allowed_mask, sim->nr_words);
+	r->instance_unit = g_strdup(ss_workload_instance_unit(cfg->wl));
+	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
+	r->nr_llcs = t->nr_llc_shared;
+	r->llc = g_new0(struct ss_llc_stats, r->nr_llcs);
+	sim->max_samples = (unsigned)(cfg->duration_ns / r->sample_ns) + 1;
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		r->llc[l].first_cpu = UINT32_MAX;
+		r->llc[l].nr_idle_scan_series = g_new0(uint16_t, sim->max_samples);
+		r->llc[l].util_series = g_new0(uint16_t, sim->max_samples);
+	}
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		struct ss_llc_stats *ls = &r->llc[t->cpu[c].llc_index];
+		if (ls->first_cpu == UINT32_MAX)
+			ls->first_cpu = c;
+		ls->nr_cpus++;
+	}
+	return r;
+}
+
+void ss_results_free(struct ss_results *r)
+{
+	if (!r)
+		return;
+	g_free(r->topology);
+	g_free(r->topology_file);
+	g_free(r->workload);
+	g_free(r->workload_file);
+	g_free(r->policy);
+	g_free(r->features);
+	g_free(r->instance_unit);
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
+	for (unsigned l = 0; r->llc && l < r->nr_llcs; l++) {
+		g_free(r->llc[l].nr_idle_scan_series);
+		g_free(r->llc[l].util_series);
+	}
+	g_free(r->llc);
+	g_free(r->cpu);
+	g_free(r);
+}
+
+static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError **err)
+{
+	const struct ss_topology *t = cfg->topo;
+	unsigned nr_allowed;
+
+	memset(sim, 0, sizeof *sim);
+	sim->topo = t;
+	sim->nr_cpus = t->nr_cpus;
+	sim->nr_words = t->nr_words;
+	sim->params = cfg->params;
+	sim->policy = ss_policy_find(cfg->policy ? cfg->policy : "sis_util");
+	if (!sim->policy) {
+		GString *names = g_string_new(NULL);
+		for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
+			g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "unknown policy '%s' (valid: %s)", cfg->policy, names->str);
+		g_string_free(names, TRUE);
+		return false;
+	}
+	sim->features = ss_features_default();
+	if (!ss_features_parse(sim->policy->features, &sim->features, err))
+		return false;
+	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
+		return false;
+	sim->eevdf_f.run_to_parity = ss_feat(sim->features, SS_FEAT_RUN_TO_PARITY);
+	sim->eevdf_f.place_lag = ss_feat(sim->features, SS_FEAT_PLACE_LAG);
+	sim->eevdf_f.place_deadline_initial = ss_feat(sim->features, SS_FEAT_PLACE_DEADLINE_INITIAL);
+	sim->eevdf_f.wakeup_preemption = ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION);
+	sim->tick_nsec = (1000000000ull + sim->params.hz / 2) / sim->params.hz;   /* TICK_NSEC */
+	sim->base_slice = sim->params.base_slice_ns ? sim->params.base_slice_ns : ss_sched_base_slice(sim->nr_cpus);
+	sim->max_load_balance_interval = sim->params.hz * sim->nr_cpus / 10;      /* update_max_interval() */
+
+	sim->allowed_mask = g_new0(uint64_t, sim->nr_words);
+	sim->scratch_mask = g_new0(uint64_t, sim->nr_words);
+	sim->scratch_mask2 = g_new0(uint64_t, sim->nr_words);
+	sim->nohz_idle_cpus_mask = g_new0(uint64_t, sim->nr_words);
+	if (!parse_nodes(sim, cfg->nodes, err))
+		return false;
+	nr_allowed = ss_cpumask_weight(sim->allowed_mask, sim->nr_words);
+
+	sim->plan = ss_workload_instantiate(cfg->wl, cfg->load_pct_x100, nr_allowed, err);
+	if (!sim->plan)
+		return false;
+	sim->nr_tasks = sim->plan->nr_tasks;
+
+	/* runqueues: sched_init() values */
+	sim->rq = g_new0(struct ss_rq, sim->nr_cpus);
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		struct ss_rq *rq = &sim->rq[c];
+		rq->cpu = c;
+		ss_cfs_rq_init(&rq->cfs);
+		rq->capacity = t->cpu[c].capacity;
+		rq->speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)rq->capacity * sim->params.freq_capacity));
+		rq->avg_idle = 2 * sim->params.migration_cost_ns;
+		rq->wake_avg_idle = rq->avg_idle;
+		rq->max_idle_balance_cost = sim->params.migration_cost_ns;
+		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
+		rq->ev_run_end.heap_idx = rq->ev_tick.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = SS_EV_IDLE;
+		rq->ev_run_end.owner = rq->ev_tick.owner = rq->ev_resched.owner = rq->ev_ilb.owner = c;
+	}
+	sim->llc_shared = g_new0(struct ss_sd_shared, t->nr_llc_shared ? t->nr_llc_shared : 1);
+	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
+	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = SS_EV_IDLE;
+	ss_balance_init(sim);
+
+	/* tasks */
+	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
+	for (unsigned i = 0; i < sim->nr_tasks; i++) {
+		struct ss_task *p = &sim->tasks[i];
+		const struct ss_wl_task *wt = &sim->plan->task[i];
+		p->id = i;
+		p->ev_timer.heap_idx = p->ev_arrive.heap_idx = SS_EV_IDLE;
+		p->ev_timer.owner = p->ev_arrive.owner = i;
+		p->cpus_ptr = sim->allowed_mask;
+		p->nr_cpus_allowed = nr_allowed;
+		ss_se_set_nice(&p->se, wt->nice);
+		p->se.slice = sim->base_slice;
+		ss_rng_seed(&p->rng, cfg->seed, ss_rng_stream_id(wt->path));
+		ss_wl_cursor_init(&p->cursor);
+		if (wt->start_cpu >= 0) {
+			if ((unsigned)wt->start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)wt->start_cpu)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "task %s: start_cpu %d is not an allowed CPU of %s", wt->path, wt->start_cpu,
+					    t->name);
+				return false;
+			}
+			p->cpu = wt->start_cpu;
+		} else {
+			/* default: tasks spread round robin over the allowed CPUs in task order */
+			unsigned k = i % nr_allowed, c = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
+			while (k--)
+				c = ss_cpumask_next(sim->allowed_mask, sim->nr_cpus, c + 1);
+			p->cpu = (int32_t)c;
+		}
+		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
+	}
+	sim->res = results_new(sim, cfg);
+	sim->res->workload_file = NULL;
+	sim->res->nr_tasks = sim->nr_tasks;
+	sim->res->nr_instances = sim->plan->nr_instances;
+	return true;
+}
+
+/* wake_up_new_task() for every task at t = 0: post_init_entity_util_avg + enqueue. */
+static void start_tasks(struct ss_sim *sim)
+{
+	for (unsigned i = 0; i < sim->nr_tasks; i++) {
+		struct ss_task *p = &sim->tasks[i];
+		struct ss_rq *rq = &sim->rq[p->cpu];
+		ss_update_rq_clock(sim, rq);
+		ss_init_entity_runnable_average(&p->avg, p->se.weight);
+		ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
+		enqueue_task(sim, rq, p, true);
+		if (!rq->curr)
+			schedule(sim, rq);
+		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
+			resched_curr(sim, rq);
+	}
+}
+
+struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
+{
+	struct ss_sim sim;
+	struct ss_results *res = NULL;
+	struct ss_event *ev;
+
+	if (!cfg->topo || !cfg->wl) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
+		return NULL;
+	}
+	if (!cfg->duration_ns) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--duration must be greater than 0");
+		return NULL;
+	}
+	if (!sim_init(&sim, cfg, err))
+		goto out;
+
+	sim.end_time = cfg->warmup_ns + cfg->duration_ns;
+	if (cfg->warmup_ns)
+		ss_evq_schedule(&sim.evq, &sim.ev_warmup, cfg->warmup_ns, SS_EV_CONTROL, 0);
+	else
+		reset_stats(&sim);
+	ss_evq_schedule(&sim.evq, &sim.ev_sample, cfg->warmup_ns, SS_EV_SAMPLE, 0);
+	ss_evq_schedule(&sim.evq, &sim.ev_stop, sim.end_time, SS_EV_CONTROL, 1);
+	start_tasks(&sim);
+
+	while ((ev = ss_evq_pop(&sim.evq))) {
+		if (ev->time != sim.now)
+			sim.actions_without_time = 0;
+		sim.now = ev->time;
+		sim.res->events++;
+		switch (ev->cls) {
+		case SS_EV_ARRIVE:
+			ttwu_arrive(&sim, &sim.tasks[ev->owner]);
+			break;
+		case SS_EV_TIMER:
+			handle_timer(&sim, &sim.tasks[ev->owner]);
+			break;
+		case SS_EV_RESCHED: {
+			struct ss_rq *rq = &sim.rq[ev->owner];
+			if (rq->curr)
+				resched_curr(&sim, rq);
+			break;
+		}
+		case SS_EV_RUN_END:
+			handle_run_end(&sim, &sim.rq[ev->owner]);
+			break;
+		case SS_EV_TICK:
+			handle_tick(&sim, &sim.rq[ev->owner]);
+			break;
+		case SS_EV_ILB: {
+			struct ss_rq *rq = &sim.rq[ev->owner];
+			unsigned flags = rq->ilb_pending;
+			rq->ilb_pending = 0;
+			ss_nohz_idle_balance(&sim, rq, flags);
+			break;
+		}
+		case SS_EV_SAMPLE:
+			sample_series(&sim);
+			ss_evq_schedule(&sim.evq, &sim.ev_sample, sim.now + sim.res->sample_ns, SS_EV_SAMPLE, 0);
+			break;
+		case SS_EV_CONTROL:
+			if (ev == &sim.ev_warmup) {
+				reset_stats(&sim);
+				break;
+			}
+			goto done;
+		}
+		if (sim.fatal)
+			break;
+	}
+done:
+	if (sim.fatal) {
+		g_propagate_error(err, sim.fatal);
+		sim.fatal = NULL;
+		goto out;
+	}
+	finish_stats(&sim);
+	res = sim.res;
+	sim.res = NULL;
+out:
+	if (sim.res)
+		ss_results_free(sim.res);
+	sim_destroy(&sim);
+	return res;
+}

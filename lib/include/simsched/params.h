@@ -1,0 +1,57 @@
+/*
+ * simsched/params.h — every tunable of the model, settable as
+ * --set SECTION.KEY=VALUE (sections cost, policy, balance, kernel).
+ * Each parameter's unit, default and source are in the table in params.c and
+ * in docs/model.md; `simsched run --set help` lists them.
+ */
+#ifndef SIMSCHED_PARAMS_H
+#define SIMSCHED_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+struct ss_topology;
+
+struct ss_params {
+	/* kernel. */
+	uint64_t hz;                  /* CONFIG_HZ, 100..1000; TICK_NSEC = 10^9 / hz */
+	uint64_t freq_capacity;       /* arch_scale_freq_capacity: cur/max freq × 1024 (1..1024) */
+	uint64_t base_slice_ns;       /* sysctl_sched_base_slice; 0 = kernel default scaled by CPUs */
+	uint64_t migration_cost_ns;   /* sysctl_sched_migration_cost */
+	/* cost. (ns) */
+	uint64_t probe_self_ns;       /* reading the waking CPU's own rq */
+	uint64_t probe_smt_ns;        /* an SMT sibling's rq */
+	uint64_t probe_cluster_ns;    /* a rq in the same cluster */
+	uint64_t probe_llc_ns;        /* a rq in the same LLC */
+	uint64_t probe_package_ns;    /* a rq in another LLC of the same package */
+	uint64_t probe_remote_ns;     /* a rq on another package */
+	uint64_t ipi_ns;              /* wakeup/reschedule IPI delivery */
+	uint64_t context_switch_ns;   /* direct cost of a context switch */
+	/* balance. */
+	uint64_t busy_factor;         /* sd->busy_factor (sd_init: 16) */
+	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */
+	/* stats (kept under kernel.? no: own section would be a fifth); sampling of series lives in ss_run_config. */
+	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
+	int64_t policy_values[8];
+	bool policy_set[8];
+};
+
+/** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */
+void ss_params_defaults(struct ss_params *p, const struct ss_topology *t);
+
+/**
+ * Apply one "SECTION.KEY=VALUE" (VALUE with optional unit suffix for ns
+ * values: ns, us, ms, s). policy keys are resolved against the named policy's
+ * parameter table. Returns false + *err (SS_ERROR_USAGE) for an unknown
+ * section or key (the message lists the valid ones) or a bad value/range.
+ */
+bool ss_params_set(struct ss_params *p, const char *policy, const char *assignment, GError **err);
+
+/** A human-readable list of every parameter: key, unit, default, source; g_free. */
+char *ss_params_help(const char *policy);
+
+/** Parse a duration "2s", "1.5ms", "200us", "100ns", "3" (ns) into ns. false if malformed. */
+bool ss_parse_duration(const char *s, uint64_t *ns);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * simsched/sim.h — run one simulation.
+ *
+ * A run = machine (ss_topology) × workload at one load × wake-placement
+ * policy × parameters × seed. It is deterministic: same inputs and seed give
+ * the same ss_results, bit for bit, whatever thread runs it.
+ */
+#ifndef SIMSCHED_SIM_H
+#define SIMSCHED_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "simsched/features.h"
+#include "simsched/params.h"
+#include "simsched/stats.h"
+#include "simsched/topology.h"
+#include "simsched/workload.h"
+
+struct ss_run_config {
+	const struct ss_topology *topo;   /* borrowed */
+	const struct ss_workload *wl;     /* borrowed */
+	const char *policy;               /* a name from ss_policy_find(); NULL = "sis_util" */
+	const char *sched_features;       /* applied after the policy preset, NULL = none */
+	struct ss_params params;          /* from ss_params_defaults + --set */
+	unsigned load_pct_x100;           /* 100 % = 10000 */
+	uint64_t seed;
+	uint64_t duration_ns;             /* measured window */
+	uint64_t warmup_ns;               /* simulated before the window; statistics reset at its end */
+	uint64_t sample_ns;               /* interval of the time series (nr_idle_scan, util); 0 = 100 ms */
+	const char *nodes;                /* NUMA node list like numactl -N ("0-1"), NULL = all */
+};
+
+/**
+ * Run. Returns results (caller frees with ss_results_free) or NULL + *err
+ * (SS_ERROR_USAGE for a bad policy/feature/node list, SS_ERROR_INVALID for a
+ * workload that cannot run on the machine).
+ */
+struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err);
+
+/** Results as JSON (stable keys: docs/output.md) / as the text report. g_free. */
+char *ss_results_to_json(const struct ss_results *r);
+char *ss_results_to_text(const struct ss_results *r);
+
+/**
+ * Write data to path through a temporary file in the same directory and
+ * rename(2): a reader never sees a partial file. false + *err on failure
+ * (the temporary file is removed).
+ */
+bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError **err);
+
+/** Parse a load "100%", "25%", "1.5" (fraction) into percent × 100. */
+bool ss_parse_load(const char *s, unsigned *load_pct_x100);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * simsched/stats.h — what a run measures: one struct the renderers read.
+ * Counters are integers; rates and means are computed by the renderers.
+ * All times in ns of simulated time; figures are over the measured window
+ * (after --warmup) unless a field says otherwise.
+ */
+#ifndef SIMSCHED_STATS_H
+#define SIMSCHED_STATS_H
+
+#include <stdint.h>
+
+/** log2 histogram like bpftrace's hist(): bucket 0 holds 0, bucket k ≥ 1 holds [2^(k-1), 2^k). */
+#define SS_LOG2_BUCKETS 65
+struct ss_log2_hist {
+	uint64_t count[SS_LOG2_BUCKETS];
+	uint64_t n, sum;
+};
+
+/**
+ * Latency histogram for percentiles: log2 major buckets each split in
+ * SS_LAT_SUB linear sub-buckets (relative error ≤ 1/SS_LAT_SUB); values in ns.
+ */
+#define SS_LAT_SUB 32
+#define SS_LAT_BUCKETS (64 * SS_LAT_SUB)
+struct ss_lat_hist {
+	uint64_t count[SS_LAT_BUCKETS];
+	uint64_t n, sum, max;
+};
+
+void ss_log2_hist_add(struct ss_log2_hist *h, uint64_t v);
+void ss_lat_hist_add(struct ss_lat_hist *h, uint64_t v);
+/** Value at quantile q in [0,1]: the upper bound of the sub-bucket holding it (ns); 0 if empty. */
+uint64_t ss_lat_hist_quantile(const struct ss_lat_hist *h, double q);
+
+/** Per-CPU figures. */
+struct ss_cpu_stats {
+	uint64_t busy_ns;          /* time running a task or switching (not idle) */
+	uint64_t util_avg;         /* cfs_rq util_avg as stored at the end (0..1024) */
+	uint64_t nr_switches;      /* context switches */
+	uint64_t wakeups;          /* tasks woken onto this CPU */
+	uint64_t idle_while_waiting_ns; /* idle while some rq had a waiting task (filled per LLC pass) */
+};
+
+/** Per-LLC figures (one per sd_llc_shared). */
+struct ss_llc_stats {
+	unsigned first_cpu, nr_cpus;
+	uint64_t nr_idle_scan_weighted;  /* Σ nr_idle_scan × ns (time-weighted mean numerator) */
+	uint64_t sic_calls, sic_probes, sic_found;
+	unsigned nr_idle_scan_final;
+	unsigned nr_samples;             /* series length */
+	uint16_t *nr_idle_scan_series;   /* nr_samples values, one per sample interval */
+	uint16_t *util_series;           /* mean cpu_util of the LLC per sample, 0..1024 */
+	uint64_t nr_idle_scan_writes;    /* times update_idle_cpu_scan changed the value */
+};
+
+/** Where select_idle_sibling() found its answer. */
+enum ss_sis_outcome {
+	SS_SIS_TARGET, SS_SIS_PREV, SS_SIS_RECENT, SS_SIS_SMT, SS_SIS_IDLE_CPU, SS_SIS_FALLBACK, SS_SIS_NR
+};
+
+struct ss_results {
+	/* the run */
+	char *topology, *topology_file, *workload, *workload_file, *policy, *features;
+	uint64_t seed, duration_ns, warmup_ns, sample_ns;
+	unsigned load_pct_x100, nr_cpus, nr_allowed_cpus, nr_tasks, nr_instances, nr_llcs;
+	char *instance_unit, *metric_name, *metric_unit;
+	int higher_is_better;
+	/* engine */
+	uint64_t events;                 /* events processed over the whole run (incl. warmup) */
+	/* workload figures */
+	uint64_t transactions;
+	struct ss_lat_hist wakeup_latency;   /* wake to first run, ns */
+	struct ss_lat_hist txn_latency;      /* transaction begin→end, ns */
+	uint64_t wakeups, migrations, migrations_llc, migrations_node, ipis, context_switches;
+	/* select_idle_sibling / select_idle_cpu */
+	uint64_t sis_calls, sis_outcome[SS_SIS_NR];
+	uint64_t sic_calls, sic_probes, sic_found, sic_nr_exhausted, sic_skipped_nr0;
+	uint64_t sis_probes_total;           /* every rq read by select_idle_sibling, shortcuts included */
+	uint64_t scan_time_ns;               /* Σ simulated time charged to wakers for probing */
+	struct ss_log2_hist sic_time;        /* ns per select_idle_cpu call */
+	struct ss_log2_hist sic_probes_hist; /* rqs probed per select_idle_cpu call */
+	/* balance */
+	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
+	/* per CPU / per LLC */
+	struct ss_cpu_stats *cpu;        /* nr_cpus */
+	struct ss_llc_stats *llc;        /* nr_llcs */
+};
+
+void ss_results_free(struct ss_results *r);
+
+#endif

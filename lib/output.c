@@ -1,0 +1,334 @@
+/*
+ * Renderers of struct ss_results: JSON (cJSON; keys documented in
+ * docs/output.md) and the text report, plus the atomic result-file writer.
+ * Everything here is a pure function of the results: no wall clock, no
+ * hash-table order, so the same run gives the same bytes.
+ */
+#include "simsched/sim.h"
+#include "simsched/error.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SS_VERSION "0.1.0"
+
+static const char *const sis_outcome_names[SS_SIS_NR] = {
+	"target", "prev", "recent_used_cpu", "smt_sibling", "select_idle_cpu", "fallback_target",
+};
+
+static double round3(double v)
+{
+	return round(v * 1000.0) / 1000.0;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? round3(100.0 * (double)a / (double)b) : 0.0;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? round3((double)a / (double)b) : 0.0;
+}
+
+static double throughput(const struct ss_results *r)
+{
+	return r->duration_ns ? round3((double)r->transactions * 1e9 / (double)r->duration_ns) : 0.0;
+}
+
+static uint64_t busy_total(const struct ss_results *r)
+{
+	uint64_t b = 0;
+	for (unsigned c = 0; c < r->nr_cpus; c++)
+		b += r->cpu[c].busy_ns;
+	return b;
+}
+
+static cJSON *lat_json(const struct ss_lat_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "count", (double)h->n);
+	cJSON_AddNumberToObject(o, "mean", h->n ? round3((double)h->sum / (double)h->n) : 0.0);
+	cJSON_AddNumberToObject(o, "p50", (double)ss_lat_hist_quantile(h, 0.50));
+	cJSON_AddNumberToObject(o, "p90", (double)ss_lat_hist_quantile(h, 0.90));
+	cJSON_AddNumberToObject(o, "p99", (double)ss_lat_hist_quantile(h, 0.99));
+	cJSON_AddNumberToObject(o, "p999", (double)ss_lat_hist_quantile(h, 0.999));
+	cJSON_AddNumberToObject(o, "max", (double)h->max);
+	return o;
+}
+
+static cJSON *log2_json(const struct ss_log2_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "count", (double)h->n);
+	cJSON_AddNumberToObject(o, "mean", h->n ? round3((double)h->sum / (double)h->n) : 0.0);
+	cJSON *b = cJSON_AddArrayToObject(o, "buckets");
+	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++) {
+		if (!h->count[i])
+			continue;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "lo", i ? (double)(UINT64_C(1) << (i - 1)) : 0.0);
+		cJSON_AddNumberToObject(e, "hi", i ? (i < 64 ? (double)(UINT64_C(1) << i) : 18446744073709551616.0) : 1.0);
+		cJSON_AddNumberToObject(e, "count", (double)h->count[i]);
+		cJSON_AddItemToArray(b, e);
+	}
+	return o;
+}
+
+static void cpulist(char *buf, size_t len, unsigned first, unsigned n)
+{
+	if (n == 1)
+		snprintf(buf, len, "%u", first);
+	else
+		snprintf(buf, len, "%u-%u", first, first + n - 1);
+}
+
+char *ss_results_to_json(const struct ss_results *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *o, *a;
+	uint64_t measured_cpu_ns = (uint64_t)r->nr_cpus * r->duration_ns;
+
+	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION);
+	o = cJSON_AddObjectToObject(root, "run");
+	cJSON_AddStringToObject(o, "topology", r->topology ? r->topology : "");
+	cJSON_AddStringToObject(o, "topology_file", r->topology_file ? r->topology_file : "");
+	cJSON_AddStringToObject(o, "workload", r->workload ? r->workload : "");
+	cJSON_AddStringToObject(o, "workload_file", r->workload_file ? r->workload_file : "");
+	cJSON_AddStringToObject(o, "policy", r->policy);
+	cJSON_AddStringToObject(o, "sched_features", r->features);
+	cJSON_AddStringToObject(o, "kernel_model", "v6.6");
+	cJSON_AddNumberToObject(o, "load_pct", (double)r->load_pct_x100 / 100.0);
+	cJSON_AddNumberToObject(o, "seed", (double)r->seed);
+	cJSON_AddNumberToObject(o, "warmup_ns", (double)r->warmup_ns);
+	cJSON_AddNumberToObject(o, "duration_ns", (double)r->duration_ns);
+	cJSON_AddNumberToObject(o, "nr_cpus", r->nr_cpus);
+	cJSON_AddNumberToObject(o, "allowed_cpus", r->nr_allowed_cpus);
+	cJSON_AddNumberToObject(o, "instances", r->nr_instances);
+	cJSON_AddStringToObject(o, "instance_unit", r->instance_unit ? r->instance_unit : "");
+	cJSON_AddNumberToObject(o, "tasks", r->nr_tasks);
+
+	o = cJSON_AddObjectToObject(root, "metric");
+	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
+	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
+	cJSON_AddNumberToObject(o, "value", throughput(r));
+	cJSON_AddBoolToObject(o, "higher_is_better", 1);
+
+	o = cJSON_AddObjectToObject(root, "throughput");
+	cJSON_AddNumberToObject(o, "transactions", (double)r->transactions);
+	cJSON_AddNumberToObject(o, "transactions_per_s", throughput(r));
+	cJSON_AddItemToObject(root, "wakeup_latency_ns", lat_json(&r->wakeup_latency));
+	cJSON_AddItemToObject(root, "transaction_latency_ns", lat_json(&r->txn_latency));
+
+	o = cJSON_AddObjectToObject(root, "cpu");
+	cJSON_AddNumberToObject(o, "busy_pct", pct(busy_total(r), measured_cpu_ns));
+	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
+	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
+	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
+	o = cJSON_AddObjectToObject(root, "migrations");
+	cJSON_AddNumberToObject(o, "wakeup", (double)r->migrations);
+	cJSON_AddNumberToObject(o, "cross_llc", (double)r->migrations_llc);
+	cJSON_AddNumberToObject(o, "cross_node", (double)r->migrations_node);
+
+	o = cJSON_AddObjectToObject(root, "select_idle_sibling");
+	cJSON_AddNumberToObject(o, "calls", (double)r->sis_calls);
+	cJSON_AddNumberToObject(o, "rqs_probed", (double)r->sis_probes_total);
+	cJSON_AddNumberToObject(o, "scan_time_ns", (double)r->scan_time_ns);
+	cJSON *out = cJSON_AddObjectToObject(o, "outcome");
+	for (unsigned i = 0; i < SS_SIS_NR; i++)
+		cJSON_AddNumberToObject(out, sis_outcome_names[i], (double)r->sis_outcome[i]);
+
+	o = cJSON_AddObjectToObject(root, "select_idle_cpu");
+	cJSON_AddNumberToObject(o, "calls", (double)r->sic_calls);
+	cJSON_AddNumberToObject(o, "rqs_probed", (double)r->sic_probes);
+	cJSON_AddNumberToObject(o, "probes_per_call", ratio(r->sic_probes, r->sic_calls));
+	cJSON_AddNumberToObject(o, "found_idle", (double)r->sic_found);
+	cJSON_AddNumberToObject(o, "found_idle_pct", pct(r->sic_found, r->sic_calls));
+	cJSON_AddNumberToObject(o, "budget_exhausted", (double)r->sic_nr_exhausted);
+	cJSON_AddNumberToObject(o, "skipped_nr_idle_scan_0", (double)r->sic_skipped_nr0);
+	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
+	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
+
+	o = cJSON_AddObjectToObject(root, "balance");
+	cJSON_AddNumberToObject(o, "lb_stats_passes", (double)r->lb_stats_passes);
+	cJSON_AddNumberToObject(o, "nohz_kicks", (double)r->nohz_kicks);
+	cJSON_AddNumberToObject(o, "nohz_idle_balances", (double)r->nohz_balances);
+
+	o = cJSON_AddObjectToObject(root, "nr_idle_scan");
+	cJSON_AddNumberToObject(o, "sample_interval_ns", (double)r->sample_ns);
+	a = cJSON_AddArrayToObject(o, "llc");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		const struct ss_llc_stats *ls = &r->llc[l];
+		char buf[32];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "llc", l);
+		cpulist(buf, sizeof buf, ls->first_cpu, ls->nr_cpus);
+		cJSON_AddStringToObject(e, "first_cpu_span", buf);
+		cJSON_AddNumberToObject(e, "first_cpu", ls->first_cpu);
+		cJSON_AddNumberToObject(e, "nr_cpus", ls->nr_cpus);
+		cJSON_AddNumberToObject(e, "mean", r->duration_ns ? round3((double)ls->nr_idle_scan_weighted / (double)r->duration_ns) : 0.0);
+		cJSON_AddNumberToObject(e, "final", ls->nr_idle_scan_final);
+		cJSON_AddNumberToObject(e, "writes", (double)ls->nr_idle_scan_writes);
+		cJSON_AddNumberToObject(e, "sic_calls", (double)ls->sic_calls);
+		cJSON_AddNumberToObject(e, "sic_probes_per_call", ratio(ls->sic_probes, ls->sic_calls));
+		cJSON_AddNumberToObject(e, "sic_found_idle_pct", pct(ls->sic_found, ls->sic_calls));
+		cJSON *s = cJSON_AddArrayToObject(e, "series");
+		cJSON *u = cJSON_AddArrayToObject(e, "util_series");
+		for (unsigned i = 0; i < ls->nr_samples; i++) {
+			cJSON_AddItemToArray(s, cJSON_CreateNumber(ls->nr_idle_scan_series[i]));
+			cJSON_AddItemToArray(u, cJSON_CreateNumber(ls->util_series[i]));
+		}
+		cJSON_AddItemToArray(a, e);
+	}
+
+	a = cJSON_AddArrayToObject(root, "per_cpu");
+	for (unsigned c = 0; c < r->nr_cpus; c++) {
+		const struct ss_cpu_stats *cs = &r->cpu[c];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "cpu", c);
+		cJSON_AddNumberToObject(e, "busy_pct", pct(cs->busy_ns, r->duration_ns));
+		cJSON_AddNumberToObject(e, "util_avg", (double)cs->util_avg);
+		cJSON_AddNumberToObject(e, "context_switches", (double)cs->nr_switches);
+		cJSON_AddNumberToObject(e, "wakeups", (double)cs->wakeups);
+		cJSON_AddItemToArray(a, e);
+	}
+	o = cJSON_AddObjectToObject(root, "engine");
+	cJSON_AddNumberToObject(o, "events", (double)r->events);
+
+	char *txt = cJSON_Print(root);
+	cJSON_Delete(root);
+	char *ret = g_strconcat(txt, "\n", NULL);
+	cJSON_free(txt);
+	return ret;
+}
+
+/* bpftrace's hist() labels: 0, 1, [2, 4), ... with K/M/G suffixes */
+static void hist_label(char *buf, size_t len, unsigned i)
+{
+	static const char *const suf[] = { "", "K", "M", "G", "T", "P", "E" };
+	if (i == 0) {
+		snprintf(buf, len, "[0]");
+		return;
+	}
+	if (i == 1) {
+		snprintf(buf, len, "[1]");
+		return;
+	}
+	unsigned lo = i - 1, hi = i;
+	snprintf(buf, len, "[%llu%s, %llu%s)", 1ull << (lo % 10), suf[lo / 10], 1ull << (hi % 10), suf[hi / 10]);
+}
+
+static void hist_text(GString *s, const struct ss_log2_hist *h, const char *name)
+{
+	unsigned first = SS_LOG2_BUCKETS, last = 0;
+	uint64_t max = 0;
+	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++) {
+		if (!h->count[i])
+			continue;
+		if (first == SS_LOG2_BUCKETS)
+			first = i;
+		last = i;
+		if (h->count[i] > max)
+			max = h->count[i];
+	}
+	g_string_append_printf(s, "@%s:\n", name);
+	if (first == SS_LOG2_BUCKETS) {
+		g_string_append(s, "(no calls)\n");
+		return;
+	}
+	for (unsigned i = first; i <= last; i++) {
+		char label[32], bar[53];
+		unsigned w = max ? (unsigned)((h->count[i] * 52) / max) : 0;
+		hist_label(label, sizeof label, i);
+		memset(bar, ' ', 52);
+		memset(bar, '@', w);
+		bar[52] = '\0';
+		g_string_append_printf(s, "%-18s %10llu |%s|\n", label, (unsigned long long)h->count[i], bar);
+	}
+}
+
+char *ss_results_to_text(const struct ss_results *r)
+{
+	GString *s = g_string_new(NULL);
+	uint64_t measured_cpu_ns = (uint64_t)r->nr_cpus * r->duration_ns;
+	const struct ss_lat_hist *wl = &r->wakeup_latency;
+
+	g_string_append_printf(s, "simsched run: %s (%u CPUs, %u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
+			       r->topology, r->nr_cpus, r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
+			       r->nr_instances, r->instance_unit, r->nr_instances == 1 ? "" : "s", r->nr_tasks);
+	g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
+			       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
+	g_string_append_printf(s, "sched features: %s\n\n", r->features);
+	g_string_append_printf(s, "%-34s %14.1f transactions/s (higher is better)\n", "throughput", throughput(r));
+	g_string_append_printf(s, "%-34s mean %.2f  p50 %.2f  p99 %.2f  max %.2f  (%llu wakeups)\n",
+			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
+			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
+			       (double)wl->max / 1000.0, (unsigned long long)wl->n);
+	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", pct(busy_total(r), measured_cpu_ns));
+	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "wakeup migrations",
+			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
+			       (unsigned long long)r->migrations_node);
+	g_string_append_printf(s, "%-34s %llu\n", "select_idle_cpu calls", (unsigned long long)r->sic_calls);
+	g_string_append_printf(s, "%-34s %.3f\n", "  runqueues probed per call", ratio(r->sic_probes, r->sic_calls));
+	g_string_append_printf(s, "%-34s %.2f %%\n", "  calls that found an idle CPU", pct(r->sic_found, r->sic_calls));
+	g_string_append_printf(s, "%-34s %llu\n", "  stopped by the scan budget", (unsigned long long)r->sic_nr_exhausted);
+	g_string_append_printf(s, "%-34s %llu\n", "  skipped (nr_idle_scan == 0)", (unsigned long long)r->sic_skipped_nr0);
+	g_string_append_printf(s, "%-34s %.1f\n", "  time per call, mean (ns)",
+			       r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : 0.0);
+	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
+			       (unsigned long long)r->scan_time_ns);
+	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		const struct ss_llc_stats *ls = &r->llc[l];
+		char buf[32];
+		cpulist(buf, sizeof buf, ls->first_cpu, ls->nr_cpus);
+		g_string_append_printf(s, "  llc %-3u cpus %-10s %3u CPUs  mean %7.2f  final %4u  util %4u  probes/call %.2f\n", l,
+				       ls->nr_cpus == 1 ? buf : buf, ls->nr_cpus,
+				       r->duration_ns ? (double)ls->nr_idle_scan_weighted / (double)r->duration_ns : 0.0,
+				       ls->nr_idle_scan_final, ls->nr_samples ? ls->util_series[ls->nr_samples - 1] : 0,
+				       ratio(ls->sic_probes, ls->sic_calls));
+	}
+	g_string_append(s, "\n");
+	hist_text(s, &r->sic_time, "nsecs (time per select_idle_cpu call)");
+	return g_string_free(s, FALSE);
+}
+
+bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError **err)
+{
+	/* g_file_set_contents() writes a temporary file in the same directory,
+	 * fsyncs and renames it over path. */
+	GError *e = NULL;
+	if (!g_file_set_contents(path, data, (gssize)len, &e)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s", e->message);
+		g_error_free(e);
+		return false;
+	}
+	return true;
+}
+
+bool ss_parse_load(const char *s, unsigned *load_pct_x100)
+{
+	char *end;
+	double v;
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return false;
+	if (*end == '%' && end[1] == '\0')
+		v *= 100.0;
+	else if (*end == '\0')
+		v *= 10000.0;
+	else
+		return false;
+	if (!(v >= 1.0) || v > 10000.0 * 100.0)
+		return false;
+	*load_pct_x100 = (unsigned)(v + 0.5);
+	return true;
+}

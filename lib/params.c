@@ -1,0 +1,233 @@
+/*
+ * The parameter table: every tunable with its section, unit, default, range
+ * and source. --set SECTION.KEY=VALUE writes into struct ss_params through it.
+ */
+#include "simsched/params.h"
+#include "simsched/error.h"
+#include "simsched/topology.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ss_sched.h"
+
+enum ptype { P_NS, P_INT, P_RATIO1024 };
+
+struct pdef {
+	const char *section, *key;
+	enum ptype type;
+	size_t off;
+	uint64_t def, min, max;
+	const char *unit, *doc;
+};
+
+#define F(field) offsetof(struct ss_params, field)
+
+static const struct pdef pdefs[] = {
+	{ "kernel", "hz", P_INT, F(hz), 250, 100, 1000, "Hz",
+	  "CONFIG_HZ; TICK_NSEC = 10^9/HZ; jiffies-based intervals scale with it (Debian/arm64 default 250)" },
+	{ "kernel", "freq_ratio", P_RATIO1024, F(freq_capacity), 1024, 1, 1024, "fraction of max frequency",
+	  "current/max frequency, as arch_scale_freq_capacity() (×1024); runs slow down and PELT scales (pelt.h update_rq_clock_pelt)" },
+	{ "kernel", "base_slice_ns", P_NS, F(base_slice_ns), 0, 0, 1000000000, "ns",
+	  "sysctl_sched_base_slice; 0 = 0.75 ms × (1 + ilog2(min(CPUs, 8))) as update_sysctl() scales it (fair.c v6.6)" },
+	{ "kernel", "migration_cost_ns", P_NS, F(migration_cost_ns), 500000, 0, 1000000000, "ns",
+	  "sysctl_sched_migration_cost (fair.c): initial avg_idle = 2×, max_idle_balance_cost floor" },
+	{ "cost", "probe_self_ns", P_NS, F(probe_self_ns), 0, 0, 1000000, "ns",
+	  "reading the waking CPU's own rq in select_idle_sibling (L1-hot)" },
+	{ "cost", "probe_smt_ns", P_NS, F(probe_smt_ns), 7, 0, 1000000, "ns",
+	  "reading an SMT sibling's rq; default: topology costs.probe_smt_ns, else 7 ns (Xeon 6242 SMT c2c, reference A.2)" },
+	{ "cost", "probe_cluster_ns", P_NS, F(probe_cluster_ns), 35, 0, 1000000, "ns",
+	  "reading a rq in the same cluster; default: topology, else 35 ns (Kunpeng 920 same-cluster c2c, reference A.1)" },
+	{ "cost", "probe_llc_ns", P_NS, F(probe_llc_ns), 50, 0, 1000000, "ns",
+	  "reading a rq in the same LLC; default: topology, else 50 ns (Skylake-SP same-socket c2c, reference §5)" },
+	{ "cost", "probe_package_ns", P_NS, F(probe_package_ns), 80, 0, 1000000, "ns",
+	  "reading a rq in another LLC of the same package (Kunpeng 920 other die 80.5 ns, reference A.1)" },
+	{ "cost", "probe_remote_ns", P_NS, F(probe_remote_ns), 140, 0, 1000000, "ns",
+	  "reading a rq on another package (Xeon 6242 cross-socket c2c 141 ns, reference A.2; estimate for Kunpeng)" },
+	{ "cost", "ipi_ns", P_NS, F(ipi_ns), 1500, 0, 1000000, "ns",
+	  "wakeup / reschedule IPI delivery (reference §5: ~1-3 µs, secondary sources)" },
+	{ "cost", "context_switch_ns", P_NS, F(context_switch_ns), 2000, 0, 1000000, "ns",
+	  "direct cost of a context switch (reference §5: ~1-5 µs; 2 µs suggested default)" },
+	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",
+	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
+	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",
+	  "NOHZ idle balancing: kicks (nohz_balancer_kick) let an idle CPU balance for idle CPUs" },
+};
+
+#define NR_PDEFS (sizeof pdefs / sizeof pdefs[0])
+
+static uint64_t *pfield(struct ss_params *p, const struct pdef *d)
+{
+	return (uint64_t *)(void *)((char *)p + d->off);
+}
+
+void ss_params_defaults(struct ss_params *p, const struct ss_topology *t)
+{
+	memset(p, 0, sizeof *p);
+	for (size_t i = 0; i < NR_PDEFS; i++)
+		*pfield(p, &pdefs[i]) = pdefs[i].def;
+	if (t) {
+		if (t->probe_smt_ns)
+			p->probe_smt_ns = t->probe_smt_ns;
+		if (t->probe_cluster_ns)
+			p->probe_cluster_ns = t->probe_cluster_ns;
+		if (t->probe_llc_ns)
+			p->probe_llc_ns = t->probe_llc_ns;
+	}
+}
+
+bool ss_parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+	uint64_t mult = 1;
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return false;
+	if (!strcmp(end, "") || !strcmp(end, "ns"))
+		mult = 1;
+	else if (!strcmp(end, "us") || !strcmp(end, "µs"))
+		mult = 1000;
+	else if (!strcmp(end, "ms"))
+		mult = 1000000;
+	else if (!strcmp(end, "s"))
+		mult = 1000000000;
+	else
+		return false;
+	v = v * (double)mult;
+	if (v > 1.8e19)
+		return false;
+	*ns = (uint64_t)(v + 0.5);
+	return true;
+}
+
+static GString *valid_keys(const char *section, const char *policy)
+{
+	GString *s = g_string_new(NULL);
+	if (!strcmp(section, "policy")) {
+		const struct ss_policy *pol = ss_policy_find(policy ? policy : "sis_util");
+		for (unsigned i = 0; pol && i < pol->nr_params; i++)
+			g_string_append_printf(s, "%spolicy.%s", s->len ? ", " : "", pol->params[i].key);
+		if (!s->len)
+			g_string_append_printf(s, "none: policy %s has no parameters", policy ? policy : "sis_util");
+		return s;
+	}
+	for (size_t i = 0; i < NR_PDEFS; i++)
+		if (!strcmp(pdefs[i].section, section))
+			g_string_append_printf(s, "%s%s.%s", s->len ? ", " : "", section, pdefs[i].key);
+	return s;
+}
+
+bool ss_params_set(struct ss_params *p, const char *policy, const char *assignment, GError **err)
+{
+	const char *eq = strchr(assignment, '='), *dot = strchr(assignment, '.');
+	if (!eq || !dot || dot > eq) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': expected SECTION.KEY=VALUE (sections: cost, policy, balance, kernel)",
+			    assignment);
+		return false;
+	}
+	g_autofree char *section = g_strndup(assignment, (gsize)(dot - assignment));
+	g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+	const char *val = eq + 1;
+
+	if (strcmp(section, "cost") && strcmp(section, "policy") && strcmp(section, "balance") && strcmp(section, "kernel")) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': unknown section '%s' (valid: cost, policy, balance, kernel)",
+			    assignment, section);
+		return false;
+	}
+	if (!strcmp(section, "policy")) {
+		const struct ss_policy *pol = ss_policy_find(policy ? policy : "sis_util");
+		for (unsigned i = 0; pol && i < pol->nr_params; i++) {
+			const struct ss_policy_param *pp = &pol->params[i];
+			char *end;
+			long long v;
+			if (strcmp(pp->key, key))
+				continue;
+			errno = 0;
+			v = strtoll(val, &end, 10);
+			if (errno || end == val || *end || v < pp->min || v > pp->max) {
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+					    "--set '%s': policy.%s takes an integer in %lld..%lld (%s)", assignment, key,
+					    (long long)pp->min, (long long)pp->max, pp->unit);
+				return false;
+			}
+			p->policy_values[i] = v;
+			p->policy_set[i] = true;
+			return true;
+		}
+		GString *vk = valid_keys(section, policy);
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': unknown key '%s' (valid: %s)", assignment, key, vk->str);
+		g_string_free(vk, TRUE);
+		return false;
+	}
+	for (size_t i = 0; i < NR_PDEFS; i++) {
+		const struct pdef *d = &pdefs[i];
+		uint64_t v;
+		if (strcmp(d->section, section) || strcmp(d->key, key))
+			continue;
+		if (d->type == P_NS) {
+			if (!ss_parse_duration(val, &v))
+				goto bad;
+		} else if (d->type == P_INT) {
+			char *end;
+			errno = 0;
+			if (*val == '-')
+				goto bad;
+			v = strtoull(val, &end, 10);
+			if (errno || end == val || *end)
+				goto bad;
+		} else {
+			char *end;
+			double f;
+			errno = 0;
+			f = strtod(val, &end);
+			if (errno || end == val || *end || !(f > 0.0) || f > 1.0)
+				goto bad;
+			v = (uint64_t)(f * 1024.0 + 0.5);
+			if (v < 1)
+				v = 1;
+		}
+		if (v < d->min || v > d->max)
+			goto bad;
+		*pfield(p, d) = v;
+		return true;
+	bad:
+		if (d->type == P_RATIO1024)
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': %s.%s takes a number in (0, 1]", assignment,
+				    section, key);
+		else
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': %s.%s takes %s in %llu..%llu%s%s", assignment,
+				    section, key, d->type == P_NS ? "a duration (ns, or with a unit us/ms/s)" : "an integer",
+				    (unsigned long long)d->min, (unsigned long long)d->max, d->type == P_NS ? " ns" : "",
+				    "");
+		return false;
+	}
+	GString *vk = valid_keys(section, policy);
+	g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': unknown key '%s' (valid: %s)", assignment, key, vk->str);
+	g_string_free(vk, TRUE);
+	return false;
+}
+
+char *ss_params_help(const char *policy)
+{
+	GString *s = g_string_new(NULL);
+	for (size_t i = 0; i < NR_PDEFS; i++) {
+		const struct pdef *d = &pdefs[i];
+		if (d->type == P_RATIO1024)
+			g_string_append_printf(s, "  %s.%-20s default %.3f (%s)\n      %s\n", d->section, d->key,
+					       (double)d->def / 1024.0, d->unit, d->doc);
+		else
+			g_string_append_printf(s, "  %s.%-20s default %llu %s\n      %s\n", d->section, d->key,
+					       (unsigned long long)d->def, d->unit, d->doc);
+	}
+	const struct ss_policy *pol = ss_policy_find(policy ? policy : "sis_util");
+	for (unsigned i = 0; pol && i < pol->nr_params; i++)
+		g_string_append_printf(s, "  policy.%-20s default %lld %s\n      %s\n", pol->params[i].key,
+				       (long long)pol->params[i].def, pol->params[i].unit, pol->params[i].doc);
+	return g_string_free(s, FALSE);
+}

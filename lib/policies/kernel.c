@@ -1,0 +1,62 @@
+/*
+ * The kernel's own wake placement as policies: presets of sched features over
+ * select_task_rq_fair() (kernel v6.6 fair.c).
+ *
+ *   sis_prop  — legacy SIS_PROP (v5.16 default; still present in v6.6):
+ *               SIS_PROP on, SIS_UTIL off.
+ *   sis_util  — the v6.6 default: SIS_UTIL on, SIS_PROP off (merged in v6.0,
+ *               commit 70fb5ccf2ebb).
+ *   full_scan — both off: select_idle_cpu() walks the whole LLC.
+ */
+#include "ss_sched.h"
+
+#include <string.h>
+
+/* update_sd_lb_stats() -> update_idle_cpu_scan(): only SIS_UTIL uses it (feature-gated inside). */
+static void kernel_update_lb_stats(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
+				   enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity)
+{
+	ss_update_idle_cpu_scan(sim, dst_cpu, sd, idle, sum_util);
+}
+
+static const struct ss_policy sis_prop = {
+	.name = "sis_prop",
+	.description = "legacy SIS_PROP: scan budget from the waking CPU's wake_avg_idle over the LLC's avg_scan_cost (floor 4, i.e. at most 3 probes)",
+	.source = "kernel v5.16-v6.6 fair.c select_idle_cpu() (SIS_PROP); v6.6 features.h with SIS_PROP=true, SIS_UTIL=false",
+	.features = "SIS_PROP,NO_SIS_UTIL",
+	.select_task_rq = ss_select_task_rq_fair,
+	.update_lb_stats = kernel_update_lb_stats,
+};
+
+static const struct ss_policy sis_util = {
+	.name = "sis_util",
+	.description = "SIS_UTIL (v6.6 default): scan at most nr_idle_scan CPUs, from the LLC's sum of cpu_util() at the LLC's periodic balance",
+	.source = "kernel v6.0-v6.6 fair.c select_idle_cpu()/update_idle_cpu_scan(), commit 70fb5ccf2ebb",
+	.features = "NO_SIS_PROP,SIS_UTIL",
+	.select_task_rq = ss_select_task_rq_fair,
+	.update_lb_stats = kernel_update_lb_stats,
+};
+
+static const struct ss_policy full_scan = {
+	.name = "full_scan",
+	.description = "no scan limit: SIS_PROP and SIS_UTIL off, select_idle_cpu() walks the whole LLC",
+	.source = "kernel v6.6 fair.c select_idle_cpu() with both features off",
+	.features = "NO_SIS_PROP,NO_SIS_UTIL",
+	.select_task_rq = ss_select_task_rq_fair,
+	.update_lb_stats = kernel_update_lb_stats,
+};
+
+static const struct ss_policy *const all_policies[] = { &sis_prop, &sis_util, &full_scan, NULL };
+
+const struct ss_policy *const *ss_policies(void)
+{
+	return all_policies;
+}
+
+const struct ss_policy *ss_policy_find(const char *name)
+{
+	for (const struct ss_policy *const *p = all_policies; *p; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}

@@ -1,0 +1,308 @@
+/*
+ * lib/ss_sched.h — the simulator's internal state, the counterpart of
+ * kernel/sched/sched.h: runqueues, tasks, the event queue and the policy ops.
+ * Not a public header: tests may include it (they build with -Ilib).
+ */
+#ifndef SIMSCHED_INTERNAL_SCHED_H
+#define SIMSCHED_INTERNAL_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simsched/cpumask.h"
+#include "simsched/eevdf.h"
+#include "simsched/features.h"
+#include "simsched/params.h"
+#include "simsched/pelt.h"
+#include "simsched/rng.h"
+#include "simsched/sim.h"
+#include "simsched/stats.h"
+#include "simsched/topology.h"
+#include "simsched/workload.h"
+
+/* ---------------------------------------------------------------- events */
+
+/*
+ * Event classes: the second key of the order (time, class, cpu, sequence), so
+ * that simultaneous events are handled in an order that never depends on
+ * history: a wakee's arrival before the waker continues, timers before ticks.
+ */
+enum ss_ev_class {
+	SS_EV_ARRIVE,    /* a woken task reaches its CPU (wake list IPI or direct enqueue) */
+	SS_EV_TIMER,     /* a sleeping task's timer fires */
+	SS_EV_RESCHED,   /* a reschedule IPI reaches a CPU */
+	SS_EV_RUN_END,   /* the running task's burst ends: run its program on */
+	SS_EV_TICK,      /* scheduler_tick() on a busy CPU */
+	SS_EV_ILB,       /* the NOHZ idle-balance kick reaches the chosen idle CPU */
+	SS_EV_SAMPLE,    /* time-series sample */
+	SS_EV_CONTROL,   /* end of warmup, end of run */
+	SS_EV_NR_CLASSES
+};
+
+/*
+ * An event is embedded in its owner (a task, a CPU or the simulation): the
+ * queue holds pointers, so nothing is allocated per event. heap_idx is its
+ * slot in the heap, SS_EV_IDLE when not queued; cancelling is O(log n).
+ */
+#define SS_EV_IDLE UINT32_MAX
+struct ss_event {
+	uint64_t time;      /* ns */
+	uint64_t key;       /* class << 56 | cpu << 40 | sequence (40 bits) */
+	uint32_t heap_idx;
+	uint16_t cls;
+	uint16_t aux;       /* event-specific (e.g. ILB flags) */
+	uint32_t owner;     /* task id or cpu */
+};
+
+struct ss_evq {
+	struct ss_event **heap;
+	uint32_t nr, cap;
+	uint64_t seq;
+};
+
+void ss_evq_init(struct ss_evq *q, uint32_t cap);
+void ss_evq_destroy(struct ss_evq *q);
+/** Queue (or move, if queued) ev at time t for (cls, cpu). */
+void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu);
+void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev);
+/** Pop the earliest event, NULL if empty. */
+struct ss_event *ss_evq_pop(struct ss_evq *q);
+static inline bool ss_ev_queued(const struct ss_event *ev)
+{
+	return ev->heap_idx != SS_EV_IDLE;
+}
+
+/* ---------------------------------------------------------------- tasks */
+
+enum ss_task_state {
+	SS_TASK_RUNNABLE,   /* on a rq (running or waiting) */
+	SS_TASK_BLOCKED,    /* waiting for tokens */
+	SS_TASK_SLEEPING,   /* timer sleep */
+	SS_TASK_WAKING,     /* woken, travelling to its CPU */
+	SS_TASK_DEAD,
+};
+
+/* wake_flags (kernel/sched/sched.h v6.6) */
+enum { WF_EXEC = 0x02, WF_FORK = 0x04, WF_TTWU = 0x08, WF_SYNC = 0x10, WF_MIGRATED = 0x20 };
+
+struct ss_task {
+	struct ss_sched_entity se;
+	struct ss_sched_avg avg;       /* se->avg, incl. util_est */
+	struct ss_wl_cursor cursor;
+	struct ss_rng rng;
+	struct ss_event ev_timer;      /* sleep end */
+	struct ss_event ev_arrive;     /* arrival after ttwu */
+	const uint64_t *cpus_ptr;      /* affinity, shared */
+	uint64_t work_left;            /* ns of the current burst still to run (at this CPU's speed) */
+	uint64_t run_start;            /* when the current stint on CPU starts making progress */
+	uint64_t wake_time;            /* ttwu start, for wakeup latency; 0 = none pending */
+	uint64_t txn_start;
+	uint64_t wakee_flip_decay_ts;  /* jiffies */
+	uint32_t id;
+	int32_t cpu;                   /* task_cpu() */
+	int32_t recent_used_cpu;
+	uint32_t last_wakee;           /* task id + 1, 0 = none */
+	uint32_t wakee_flips;
+	uint32_t tokens, wait_need;
+	uint16_t waker_cpu;            /* the CPU that ran ttwu for the pending arrival */
+	uint8_t state;                 /* enum ss_task_state */
+	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
+	uint32_t nr_cpus_allowed;
+};
+
+/* ---------------------------------------------------------------- runqueues */
+
+/** Per-CPU, per-domain runtime state (the mutable half of struct sched_domain). */
+struct ss_sd_rt {
+	uint64_t last_balance;       /* jiffies */
+	uint64_t balance_interval;   /* ms */
+	uint64_t avg_scan_cost;      /* ns, SIS_PROP (kept on the LLC domain) */
+};
+
+struct ss_rq {
+	struct ss_cfs_rq cfs;
+	struct ss_cfs_rq_avg cfs_avg;
+	struct ss_rq_clock_pelt pclk;
+	struct ss_task *curr;          /* NULL: running the idle task */
+	struct ss_sd_rt *sd_rt;        /* topology cpu[].nr_sd entries */
+	uint64_t clock;                /* ns of the last update_rq_clock */
+	uint64_t idle_stamp, avg_idle, max_idle_balance_cost;  /* ns */
+	uint64_t wake_stamp;           /* jiffies */
+	uint64_t wake_avg_idle;        /* ns */
+	uint64_t next_balance;         /* jiffies */
+	uint64_t busy_since;           /* ns, valid while curr != NULL */
+	uint64_t idle_since;
+	unsigned ttwu_pending;         /* wakees queued on the wake list */
+	unsigned wake_inflight;        /* direct wakeups decided but not yet enqueued */
+	unsigned cpu;
+	unsigned capacity;             /* capacity_of() = arch capacity (no RT/IRQ pressure modelled) */
+	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
+	bool nohz_tick_stopped;
+	bool has_blocked_load;
+	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
+	struct ss_event ev_run_end, ev_tick, ev_resched, ev_ilb;
+	unsigned distribute_prev;      /* cpumask_any_distribute() state */
+};
+
+/** struct sched_domain_shared (one per LLC). */
+struct ss_sd_shared {
+	unsigned nr_busy_cpus;
+	bool has_idle_cores;
+	unsigned nr_idle_scan;
+	uint64_t nr_idle_scan_since;   /* ns, for the time-weighted mean */
+};
+
+/* ---------------------------------------------------------------- policies */
+
+struct ss_sim;
+
+/** One parameter of a policy (--set policy.KEY=VALUE). */
+struct ss_policy_param {
+	const char *key, *unit, *doc;
+	int64_t def, min, max;
+};
+
+enum ss_cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+
+/**
+ * A wake-placement policy: the ops of design.md. A policy is a named preset
+ * of sched features plus these hooks.
+ */
+struct ss_policy {
+	const char *name, *description, *source;
+	const char *features;   /* applied over the v6.6 defaults, e.g. "SIS_PROP,NO_SIS_UTIL" */
+	/** select_task_rq(): the CPU for a waking task; may use the shared SIS steps. */
+	int (*select_task_rq)(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
+	/**
+	 * Called from the statistics part of load_balance() (update_sd_lb_stats)
+	 * with the domain's Σ cpu_util and Σ capacity; optional.
+	 */
+	void (*update_lb_stats)(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
+				enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity);
+	const struct ss_policy_param *params;
+	unsigned nr_params;
+};
+
+const struct ss_policy *ss_policy_find(const char *name);
+/** NULL-terminated array of all policies. */
+const struct ss_policy *const *ss_policies(void);
+
+/* ---------------------------------------------------------------- the simulation */
+
+struct ss_sim {
+	const struct ss_topology *topo;
+	const struct ss_policy *policy;
+	struct ss_params params;
+	ss_features_t features;
+	struct ss_eevdf_features eevdf_f;
+	unsigned nr_cpus, nr_words;
+	uint64_t now;                  /* ns */
+	uint64_t tick_nsec;
+	uint64_t base_slice;
+	uint64_t max_load_balance_interval; /* jiffies */
+	struct ss_rq *rq;
+	struct ss_sd_shared *llc_shared; /* topo->nr_llc_shared */
+	struct ss_task *tasks;
+	unsigned nr_tasks;
+	struct ss_wl_plan *plan;
+	struct ss_evq evq;
+	uint64_t *allowed_mask;        /* --nodes */
+	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */
+	uint64_t *scratch_mask2;
+	/* NOHZ (fair.c struct nohz) */
+	uint64_t *nohz_idle_cpus_mask;
+	unsigned nohz_nr_cpus;
+	uint64_t nohz_next_balance, nohz_next_blocked; /* jiffies */
+	bool nohz_has_blocked;
+	/* the waker context of the wakeup being placed */
+	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
+	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
+	uint64_t scan_cost;            /* ns charged to the waker by probes so far */
+	/* statistics */
+	bool measuring;
+	uint64_t measure_start;
+	struct ss_results *res;
+	struct ss_event ev_sample, ev_warmup, ev_stop;
+	uint64_t end_time;
+	unsigned sample_idx, max_samples;
+	uint64_t actions_without_time;
+	GError *fatal;                 /* set when the run must abort */
+};
+
+static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)
+{
+	return &sim->rq[cpu];
+}
+
+static inline uint64_t ss_jiffies(const struct ss_sim *sim)
+{
+	return sim->now / sim->tick_nsec;
+}
+
+static inline struct ss_task *task_of(struct ss_sched_entity *se)
+{
+	return (struct ss_task *)(void *)((char *)se - offsetof(struct ss_task, se));
+}
+
+static inline struct ss_sd_shared *sd_llc_shared(struct ss_sim *sim, unsigned cpu)
+{
+	return &sim->llc_shared[sim->topo->cpu[cpu].llc_index];
+}
+
+static inline const struct ss_sched_domain *sd_llc(const struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_cpu_topo *c = &sim->topo->cpu[cpu];
+	return c->sd_llc >= 0 ? &c->sd[c->sd_llc] : NULL;
+}
+
+/* core.c: predicates the placement code reads (core.c v6.6). */
+bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu);
+static inline bool ss_available_idle_cpu(struct ss_sim *sim, unsigned cpu)
+{
+	return ss_idle_cpu(sim, cpu);   /* vcpu_is_preempted() is false on bare metal */
+}
+/** Charge one probe of cpu's rq to the waker (by distance from sim->this_cpu). */
+void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
+unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
+uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
+void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
+
+/* placement.c: the shared steps of fair.c (kernel v6.6). */
+int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
+int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target);
+int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd,
+		       bool has_idle_core, int target);
+int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int this_cpu,
+		   int prev_cpu, bool sync);
+bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);
+void ss_record_wakee(struct ss_sim *sim, struct ss_task *p);
+void ss_update_idle_core(struct ss_sim *sim, unsigned cpu);
+/** update_idle_cpu_scan() (fair.c v6.6): SIS_UTIL's writer. */
+void ss_update_idle_cpu_scan(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
+			     enum ss_cpu_idle_type idle, uint64_t sum_util);
+/** nr_idle_scan closed form, exposed for tests: llc size, average util x, imbalance_pct. */
+unsigned ss_sis_util_nr_idle_scan(unsigned llc_size, uint64_t sum_util, unsigned imbalance_pct);
+/** SIS_PROP's budget (fair.c v6.6 select_idle_cpu), exposed for tests. */
+unsigned ss_sis_prop_nr(unsigned span_weight, uint64_t wake_avg_idle, uint64_t avg_scan_cost);
+void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr);
+
+/* balance.c */
+void ss_trigger_load_balance(struct ss_sim *sim, struct ss_rq *rq);
+void ss_nohz_balance_enter_idle(struct ss_sim *sim, struct ss_rq *rq);
+void ss_nohz_balance_exit_idle(struct ss_sim *sim, struct ss_rq *rq);
+void ss_nohz_idle_balance(struct ss_sim *sim, struct ss_rq *rq, unsigned flags);
+void ss_balance_init(struct ss_sim *sim);
+uint64_t ss_get_sd_balance_interval(const struct ss_sim *sim, const struct ss_sched_domain *sd,
+				    const struct ss_sd_rt *rt, bool cpu_busy);
+bool ss_should_we_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
+			  enum ss_cpu_idle_type idle);
+uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
+
+/* update_avg() (sched.h): a += (s - a) / 8, signed, truncating. */
+static inline void ss_update_avg(uint64_t *avg, uint64_t sample)
+{
+	int64_t diff = (int64_t)(sample - *avg);
+	*avg += (uint64_t)(diff / 8);
+}
+
+#endif
