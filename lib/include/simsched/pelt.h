@@ -118,9 +118,13 @@ int ss_update_load_avg(uint64_t now, struct ss_cfs_rq_avg *cfs, struct ss_pelt_c
 /** update_cfs_rq_load_avg() (fair.c v6.6): apply removed, then age. Returns decayed. */
 int ss_update_cfs_rq_load_avg(uint64_t now, struct ss_cfs_rq_avg *cfs, struct ss_pelt_cfs_input cin);
 
-/** attach_entity_load_avg() / detach_entity_load_avg() (fair.c v6.6). */
+/**
+ * attach_entity_load_avg() / detach_entity_load_avg() (fair.c v6.6).
+ * weight = se_weight(se): both need it for the cfs_rq's load_sum
+ * (enqueue_load_avg / dequeue_load_avg add/subtract se_weight * se->load_sum).
+ */
 void ss_attach_entity_load_avg(struct ss_cfs_rq_avg *cfs, struct ss_sched_avg *se, unsigned long weight);
-void ss_detach_entity_load_avg(struct ss_cfs_rq_avg *cfs, struct ss_sched_avg *se);
+void ss_detach_entity_load_avg(struct ss_cfs_rq_avg *cfs, struct ss_sched_avg *se, unsigned long weight);
 
 /**
  * remove_entity_load_avg() (fair.c v6.6) on migration: first sync_entity_load_avg
@@ -134,6 +138,8 @@ void ss_remove_entity_load_avg(struct ss_cfs_rq_avg *cfs, struct ss_sched_avg *s
  * post_init_entity_util_avg() (fair.c v6.6): a new task's util_avg from its
  * cfs_rq's util (cap = (capacity_orig - cfs util)/2), runnable_avg = util_avg.
  * se->load_avg is expected already = weight (init_entity_runnable_average).
+ * weight = nice weight (1024 for nice 0); as v6.6 on a 64-bit kernel, the
+ * extrapolation multiplies by se->load.weight = weight << 10 (see pelt.c).
  */
 void ss_init_entity_runnable_average(struct ss_sched_avg *se, unsigned long weight);
 void ss_post_init_entity_util_avg(const struct ss_cfs_rq_avg *cfs, struct ss_sched_avg *se,
