@@ -49,7 +49,7 @@ struct ss_wl_action {
 
 #define SS_WL_MAX_LOOP_DEPTH 4
 
-/** Interpreter position of one task (part of the task, 24 bytes). */
+/** Interpreter position of one task (part of the task, at most 24 bytes). */
 struct ss_wl_cursor {
 	uint16_t pc;
 	uint16_t depth;
@@ -87,11 +87,39 @@ void ss_workload_free(struct ss_workload *w);
 const char *ss_workload_name(const struct ss_workload *w);
 const char *ss_workload_instance_unit(const struct ss_workload *w);
 
+/** `description` and `source` of the file ("" when absent); owned by w. */
+const char *ss_workload_description(const struct ss_workload *w);
+const char *ss_workload_source(const struct ss_workload *w);
+
+/** The figure the benchmark reports (file key `metric`); strings owned by w. */
+struct ss_wl_metric {
+	const char *name;        /* e.g. "throughput" */
+	const char *unit;        /* e.g. "transactions/s" */
+	bool higher_is_better;
+};
+const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w);
+
+/** Roles (tasks of one instance) in file order; role < ss_workload_nr_roles(w), else NULL. */
+unsigned ss_workload_nr_roles(const struct ss_workload *w);
+const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
+
+/** instances_per_cpu × 1000 (the file allows three decimals; 1000 = one per CPU). */
+unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w);
+
+/** Longest duration a file may give (run/sleep constant, mean, bound): 10^6 s in ns. */
+#define SS_WL_MAX_DURATION_NS UINT64_C(1000000000000000)
+/** Most tasks one plan may hold (ss_workload_instantiate fails beyond). */
+#define SS_WL_MAX_TASKS (1u << 24)
+
 /**
- * Instantiate at load_pct (percent, > 0) of nr_cpus allowed CPUs:
- * instances = max(1, round(load_pct * nr_cpus * instances_per_cpu / 100)).
+ * Instantiate at load_pct_x100 (percent × 100, > 0; 100 % = 10000) of nr_cpus
+ * allowed CPUs: instances = max(1, round(load_pct_x100 * nr_cpus *
+ * instances_per_cpu / 10000)), rounded half up in integer arithmetic.
+ * Tasks are instance-major: task = instance * nr_roles + role.
  * start_cpu values in the file are CPU numbers of the machine; the caller
- * checks them against the machine. NULL + *err on invalid input.
+ * checks them against the machine ("instance" expressions are reduced
+ * modulo nr_cpus here). NULL + *err (SS_ERROR_USAGE) on load 0, nr_cpus 0 or
+ * more than SS_WL_MAX_TASKS tasks.
  */
 struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned load_pct_x100,
 					   unsigned nr_cpus, GError **err);

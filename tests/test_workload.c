@@ -1,0 +1,736 @@
+/*
+ * test_workload.c — the workload language: loading, validation errors with
+ * their file:line:col, instantiation at a load level, the interpreter's
+ * action sequences and the duration distributions.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "simsched/error.h"
+#include "simsched/rng.h"
+#include "simsched/workload.h"
+
+#define NETPERF SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml"
+#define BAD(f) SS_TEST_DATA "/workload/" f
+
+static const char metric_line[] = "metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n";
+
+/* A workload from inline text (header lines added); fails the test on error. */
+static struct ss_workload *load_ok(const char *body)
+{
+	char *text = g_strconcat("name: t\ninstance: inst\n", metric_line, body, NULL);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+
+	if (!w)
+		fail_msg("unexpected error: %s", err->message);
+	g_free(text);
+	return w;
+}
+
+/* Loading text must fail with a message starting with prefix (and containing part). */
+static void expect_error_text(const char *text, const char *prefix, const char *part, int code)
+{
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+
+	assert_null(w);
+	assert_non_null(err);
+	if (strncmp(err->message, prefix, strlen(prefix)) || (part && !strstr(err->message, part)))
+		fail_msg("expected '%s...%s', got '%s'", prefix, part ? part : "", err->message);
+	assert_true(err->domain == SS_ERROR);
+	assert_int_equal(err->code, code);
+	g_error_free(err);
+}
+
+/* Same, with the standard header lines (name, instance, metric: lines 1-3). */
+static void expect_error(const char *body, const char *prefix, const char *part)
+{
+	char *text = g_strconcat("name: t\ninstance: inst\n", metric_line, body, NULL);
+
+	expect_error_text(text, prefix, part, SS_ERROR_INVALID);
+	g_free(text);
+}
+
+static struct ss_wl_plan *plan_ok(const struct ss_workload *w, unsigned load, unsigned cpus)
+{
+	GError *err = NULL;
+	struct ss_wl_plan *p = ss_workload_instantiate(w, load, cpus, &err);
+
+	if (!p)
+		fail_msg("unexpected error: %s", err->message);
+	return p;
+}
+
+static void seed_task(const struct ss_wl_plan *p, uint32_t task, uint64_t seed, struct ss_rng *r)
+{
+	ss_rng_seed(r, seed, ss_rng_stream_id(p->task[task].path));
+}
+
+static void next(const struct ss_wl_plan *p, uint32_t t, struct ss_wl_cursor *c, struct ss_rng *r,
+		 struct ss_wl_action *a)
+{
+	ss_wl_next(p, t, c, r, a);
+}
+
+static void expect_kind(const struct ss_wl_plan *p, uint32_t t, struct ss_wl_cursor *c, struct ss_rng *r,
+			enum ss_wl_action_kind kind)
+{
+	struct ss_wl_action a;
+
+	next(p, t, c, r, &a);
+	assert_int_equal(a.kind, kind);
+}
+
+static void expect_run(const struct ss_wl_plan *p, uint32_t t, struct ss_wl_cursor *c, struct ss_rng *r,
+		       enum ss_wl_action_kind kind, uint64_t lo, uint64_t hi)
+{
+	struct ss_wl_action a;
+
+	next(p, t, c, r, &a);
+	assert_int_equal(a.kind, kind);
+	assert_in_range(a.ns, lo, hi);
+}
+
+static void expect_wake(const struct ss_wl_plan *p, uint32_t t, struct ss_wl_cursor *c, struct ss_rng *r,
+			uint32_t target, bool sync)
+{
+	struct ss_wl_action a;
+
+	next(p, t, c, r, &a);
+	assert_int_equal(a.kind, SS_ACT_WAKE);
+	assert_int_equal(a.target, target);
+	assert_int_equal(a.sync, sync);
+}
+
+static void expect_wait(const struct ss_wl_plan *p, uint32_t t, struct ss_wl_cursor *c, struct ss_rng *r,
+			uint32_t count)
+{
+	struct ss_wl_action a;
+
+	next(p, t, c, r, &a);
+	assert_int_equal(a.kind, SS_ACT_WAIT);
+	assert_int_equal(a.count, count);
+}
+
+/* ---- the shipped netperf file ---- */
+
+static void test_netperf_loads(void **state)
+{
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load(NETPERF, &err);
+	const struct ss_wl_metric *m;
+
+	if (!w)
+		fail_msg("%s", err->message);
+	assert_string_equal(ss_workload_name(w), "netperf-tcp-rr");
+	assert_string_equal(ss_workload_instance_unit(w), "pair");
+	assert_int_equal(ss_workload_nr_roles(w), 2);
+	assert_string_equal(ss_workload_role_name(w, 0), "client");
+	assert_string_equal(ss_workload_role_name(w, 1), "server");
+	assert_null(ss_workload_role_name(w, 2));
+	assert_int_equal(ss_workload_instances_per_cpu_x1000(w), 1000);
+	m = ss_workload_metric(w);
+	assert_string_equal(m->name, "throughput");
+	assert_string_equal(m->unit, "transactions/s");
+	assert_true(m->higher_is_better);
+	assert_non_null(strstr(ss_workload_source(w), "TCP_RR"));
+	assert_non_null(strstr(ss_workload_description(w), "netserver"));
+	ss_workload_free(w);
+}
+
+static void test_instantiate_counts(void **state)
+{
+	static const struct {
+		unsigned load, pairs;
+	} cases[] = { { 2500, 32 }, { 10000, 128 }, { 20000, 256 } };
+	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
+
+	assert_non_null(w);
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct ss_wl_plan *p = plan_ok(w, cases[i].load, 128);
+
+		assert_ptr_equal(p->wl, w);
+		assert_int_equal(p->nr_instances, cases[i].pairs);
+		assert_int_equal(p->nr_tasks, 2 * cases[i].pairs);
+		ss_wl_plan_free(p);
+	}
+	ss_workload_free(w);
+}
+
+static unsigned instances(const struct ss_workload *w, unsigned load, unsigned cpus)
+{
+	struct ss_wl_plan *p = plan_ok(w, load, cpus);
+	unsigned n = p->nr_instances;
+
+	ss_wl_plan_free(p);
+	return n;
+}
+
+static void test_instantiate_rounding(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n  - name: a\n    program: [run: 1us]\n");
+	struct ss_workload *half = load_ok("instances_per_cpu: 0.5\n"
+					   "tasks:\n  - name: a\n    program: [run: 1us]\n");
+	struct ss_workload *two = load_ok("instances_per_cpu: 2\n"
+					  "tasks:\n  - name: a\n    program: [run: 1us]\n"
+					  "  - name: b\n    program: [run: 1us]\n");
+	GError *err = NULL;
+
+	assert_int_equal(instances(w, 150, 100), 2);     /* 1.5 -> 2 (half up) */
+	assert_int_equal(instances(w, 250, 100), 3);     /* 2.5 -> 3 */
+	assert_int_equal(instances(w, 249, 100), 2);     /* 2.49 -> 2 */
+	assert_int_equal(instances(w, 351, 100), 4);     /* 3.51 -> 4 */
+	assert_int_equal(instances(w, 1, 1), 1);         /* 0.0001 -> at least one */
+	assert_int_equal(instances(w, 10000, 7), 7);
+	assert_int_equal(ss_workload_instances_per_cpu_x1000(half), 500);
+	assert_int_equal(instances(half, 10000, 3), 2);  /* 1.5 -> 2 */
+	assert_int_equal(instances(half, 10000, 128), 64);
+	assert_int_equal(instances(two, 5000, 3), 3);    /* 0.5 * 3 * 2 */
+	assert_int_equal(instances(two, 2500, 3), 2);    /* 1.5 -> 2 */
+
+	assert_null(ss_workload_instantiate(w, 0, 128, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	g_clear_error(&err);
+	assert_null(ss_workload_instantiate(w, 10000, 0, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	g_clear_error(&err);
+	assert_null(ss_workload_instantiate(two, UINT32_MAX, 4096, &err));
+	assert_non_null(strstr(err->message, "too many"));
+	g_clear_error(&err);
+	assert_null(ss_workload_instantiate(NULL, 10000, 4, &err));
+	g_clear_error(&err);
+	ss_workload_free(w);
+	ss_workload_free(half);
+	ss_workload_free(two);
+}
+
+static void test_paths(void **state)
+{
+	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
+	struct ss_wl_plan *p = plan_ok(w, 10000, 128);
+
+	assert_string_equal(p->task[0].path, "pair[0]/client");
+	assert_string_equal(p->task[1].path, "pair[0]/server");
+	assert_string_equal(p->task[2].path, "pair[1]/client");
+	assert_string_equal(p->task[3].path, "pair[1]/server");
+	assert_string_equal(p->task[255].path, "pair[127]/server");
+	for (unsigned t = 0; t < p->nr_tasks; t++) {
+		assert_int_equal(p->task[t].instance, t / 2);
+		assert_int_equal(p->task[t].role, t % 2);
+		assert_int_equal(p->task[t].start_cpu, -1);
+		assert_int_equal(p->task[t].nice, 0);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+static void test_netperf_client_sequence(void **state)
+{
+	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
+	struct ss_wl_plan *p = plan_ok(w, 10000, 4);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+
+	seed_task(p, 2, 42, &r);   /* pair[1]/client; its server is task 3 */
+	ss_wl_cursor_init(&c);
+	for (int i = 0; i < 1000; i++) {
+		expect_kind(p, 2, &c, &r, SS_ACT_TXN_BEGIN);
+		expect_run(p, 2, &c, &r, SS_ACT_RUN, 2000, 3000);
+		expect_wake(p, 2, &c, &r, 3, true);
+		expect_run(p, 2, &c, &r, SS_ACT_RUN, 500, 1500);
+		expect_wait(p, 2, &c, &r, 1);
+		expect_run(p, 2, &c, &r, SS_ACT_RUN, 1000, 2000);
+		expect_kind(p, 2, &c, &r, SS_ACT_TXN_END);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+static void test_netperf_server_sequence(void **state)
+{
+	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
+	struct ss_wl_plan *p = plan_ok(w, 10000, 4);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+	uint64_t sum = 0;
+
+	seed_task(p, 7, 42, &r);   /* pair[3]/server; its client is task 6 */
+	ss_wl_cursor_init(&c);
+	for (int i = 0; i < 1000; i++) {
+		struct ss_wl_action a;
+
+		expect_wait(p, 7, &c, &r, 1);   /* starts by waiting for a request */
+		next(p, 7, &c, &r, &a);
+		assert_int_equal(a.kind, SS_ACT_RUN);
+		assert_in_range(a.ns, 3000, 5000);
+		sum += a.ns;
+		expect_wake(p, 7, &c, &r, 6, true);
+		expect_run(p, 7, &c, &r, SS_ACT_RUN, 500, 1500);
+	}
+	/* the server's pre-wake burst averages 4 us */
+	assert_in_range(sum / 1000, 3900, 4100);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+/* ---- the language ---- */
+
+static void test_statements_and_tokens(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n"
+					"    nice: -5\n"
+					"    start_cpu: 7\n"
+					"    program:\n"
+					"      - run: 1.5ms\n"
+					"      - wake: b\n"
+					"      - wake: {task: b, sync: false}\n"
+					"      - wake: {task: a, sync: true}\n"
+					"      - wait\n"
+					"      - wait:\n"
+					"      - wait: 3\n"
+					"      - sleep: {constant: 2s}\n"
+					"      - transaction: begin\n"
+					"      - transaction: end\n"
+					"  - name: b\n"
+					"    nice: 19\n"
+					"    start_cpu: 2 * instance + 1\n"
+					"    program:\n"
+					"      - sleep: 200ns\n"
+					"      - run: 5 us\n"
+					"      - run: \"7\xc2\xb5s\"\n"
+					"      - wait: 2\n");
+	struct ss_wl_plan *p = plan_ok(w, 10000, 4);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+
+	assert_int_equal(p->nr_tasks, 8);
+	assert_int_equal(p->task[2].nice, -5);
+	assert_int_equal(p->task[2].start_cpu, 7);
+	assert_int_equal(p->task[3].nice, 19);
+	assert_int_equal(p->task[1].start_cpu, 1);   /* 2*0+1 */
+	assert_int_equal(p->task[3].start_cpu, 3);   /* 2*1+1 */
+	assert_int_equal(p->task[5].start_cpu, 1);   /* 5 mod 4 */
+	assert_int_equal(p->task[7].start_cpu, 3);   /* 7 mod 4 */
+
+	seed_task(p, 2, 1, &r);
+	ss_wl_cursor_init(&c);
+	expect_run(p, 2, &c, &r, SS_ACT_RUN, 1500000, 1500000);
+	expect_wake(p, 2, &c, &r, 3, false);
+	expect_wake(p, 2, &c, &r, 3, false);
+	expect_wake(p, 2, &c, &r, 2, true);
+	expect_wait(p, 2, &c, &r, 1);
+	expect_wait(p, 2, &c, &r, 1);
+	expect_wait(p, 2, &c, &r, 3);
+	expect_run(p, 2, &c, &r, SS_ACT_SLEEP, 2000000000, 2000000000);
+	expect_kind(p, 2, &c, &r, SS_ACT_TXN_BEGIN);
+	expect_kind(p, 2, &c, &r, SS_ACT_TXN_END);
+	for (int i = 0; i < 3; i++)   /* the end is sticky */
+		expect_kind(p, 2, &c, &r, SS_ACT_EXIT);
+
+	ss_wl_cursor_init(&c);
+	expect_run(p, 3, &c, &r, SS_ACT_SLEEP, 200, 200);
+	expect_run(p, 3, &c, &r, SS_ACT_RUN, 5000, 5000);
+	expect_run(p, 3, &c, &r, SS_ACT_RUN, 7000, 7000);
+	expect_wait(p, 3, &c, &r, 2);
+	expect_kind(p, 3, &c, &r, SS_ACT_EXIT);
+
+	/* a task index outside the plan ends at once */
+	ss_wl_cursor_init(&c);
+	expect_kind(p, 8, &c, &r, SS_ACT_EXIT);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+static void test_start_cpu_instance(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n    start_cpu: instance\n    program: [run: 1us]\n"
+					"  - name: b\n    start_cpu: instance + 64\n    program: [run: 1us]\n"
+					"  - name: c\n    start_cpu: 3*instance\n    program: [run: 1us]\n");
+	struct ss_wl_plan *p = plan_ok(w, 20000, 128);   /* 256 instances */
+
+	assert_int_equal(p->nr_instances, 256);
+	assert_int_equal(p->task[3 * 5 + 0].start_cpu, 5);
+	assert_int_equal(p->task[3 * 5 + 1].start_cpu, 69);
+	assert_int_equal(p->task[3 * 5 + 2].start_cpu, 15);
+	assert_int_equal(p->task[3 * 130 + 0].start_cpu, 2);          /* 130 mod 128 */
+	assert_int_equal(p->task[3 * 100 + 1].start_cpu, 164 % 128);
+	assert_int_equal(p->task[3 * 200 + 2].start_cpu, 600 % 128);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+static void test_loops_with_counts(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n"
+					"    program:\n"
+					"      - loop:\n"
+					"          count: 2\n"
+					"          do:\n"
+					"            - transaction: begin\n"
+					"            - loop:\n"
+					"                count: 3\n"
+					"                do: [run: 1us, sleep: 2us]\n"
+					"            - transaction: end\n"
+					"      - run: 9us\n");
+	struct ss_wl_plan *p = plan_ok(w, 10000, 1);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+
+	seed_task(p, 0, 3, &r);
+	ss_wl_cursor_init(&c);
+	for (int i = 0; i < 2; i++) {
+		expect_kind(p, 0, &c, &r, SS_ACT_TXN_BEGIN);
+		for (int j = 0; j < 3; j++) {
+			expect_run(p, 0, &c, &r, SS_ACT_RUN, 1000, 1000);
+			expect_run(p, 0, &c, &r, SS_ACT_SLEEP, 2000, 2000);
+		}
+		expect_kind(p, 0, &c, &r, SS_ACT_TXN_END);
+	}
+	expect_run(p, 0, &c, &r, SS_ACT_RUN, 9000, 9000);
+	expect_kind(p, 0, &c, &r, SS_ACT_EXIT);
+	assert_int_equal(c.depth, 0);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+static void test_loops_max_depth(void **state)
+{
+	/* four nested levels are allowed: 2*2*2*2 runs, then a forever loop runs on */
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n"
+					"    program:\n"
+					"      - loop: {count: 2, do: [loop: {count: 2, do: [loop: {count: 2, do: [\n"
+					"          loop: {count: 2, do: [run: 1ns]}]}]}]}\n"
+					"      - loop: {forever: true, do: [sleep: 3ns, wait: 1, wake: a]}\n");
+	struct ss_wl_plan *p = plan_ok(w, 10000, 1);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+
+	seed_task(p, 0, 3, &r);
+	ss_wl_cursor_init(&c);
+	for (int i = 0; i < 16; i++)
+		expect_run(p, 0, &c, &r, SS_ACT_RUN, 1, 1);
+	for (int i = 0; i < 100000; i++) {
+		expect_run(p, 0, &c, &r, SS_ACT_SLEEP, 3, 3);
+		expect_wait(p, 0, &c, &r, 1);
+		expect_wake(p, 0, &c, &r, 0, false);
+	}
+	assert_int_equal(c.depth, 1);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+
+	expect_error("tasks:\n"
+		     "  - name: a\n"
+		     "    program:\n"
+		     "      - loop: {count: 2, do: [loop: {count: 2, do: [loop: {count: 2, do: [\n"
+		     "          loop: {count: 2, do: [loop: {count: 2, do: [run: 1ns]}]}]}]}]}\n",
+		     "t.yaml:8:33:", "nested too deeply");
+}
+
+static void test_durations(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} ok[] = {
+		{ "5us", 5000 }, { "1.5ms", 1500000 }, { "200ns", 200 }, { "2s", 2000000000 },
+		{ "0.000000001s", 1 }, { "1000000s", UINT64_C(1000000000000000) }, { "2.25us", 2250 },
+		{ "3 ms", 3000000 },
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(ok); i++) {
+		char *body = g_strdup_printf("tasks:\n  - name: a\n    program: [run: \"%s\"]\n", ok[i].text);
+		struct ss_workload *w = load_ok(body);
+		struct ss_wl_plan *p = plan_ok(w, 10000, 1);
+		struct ss_wl_cursor c;
+		struct ss_rng r;
+
+		ss_rng_seed(&r, 1, 1);
+		ss_wl_cursor_init(&c);
+		expect_run(p, 0, &c, &r, SS_ACT_RUN, ok[i].ns, ok[i].ns);
+		ss_wl_plan_free(p);
+		ss_workload_free(w);
+		g_free(body);
+	}
+}
+
+/* ---- distributions ---- */
+
+static void test_dist_determinism(void **state)
+{
+	struct ss_dist e = { SS_DIST_EXP, 4000, 0 }, u = { SS_DIST_UNIFORM, 3000, 5000 };
+	struct ss_rng r1, r2, r3;
+	int differ = 0;
+
+	ss_rng_seed(&r1, 7, ss_rng_stream_id("pair[3]/server"));
+	ss_rng_seed(&r2, 7, ss_rng_stream_id("pair[3]/server"));
+	ss_rng_seed(&r3, 7, ss_rng_stream_id("pair[4]/server"));
+	for (int i = 0; i < 1000; i++) {
+		uint64_t a = ss_dist_draw(i & 1 ? &e : &u, &r1);
+		uint64_t b = ss_dist_draw(i & 1 ? &e : &u, &r2);
+		uint64_t c = ss_dist_draw(i & 1 ? &e : &u, &r3);
+
+		assert_int_equal(a, b);
+		differ += a != c;
+	}
+	assert_true(differ > 900);
+}
+
+static void test_dist_exponential(void **state)
+{
+	static const uint64_t means[] = { 5000, 1000000 };
+	struct ss_rng r;
+
+	for (unsigned m = 0; m < G_N_ELEMENTS(means); m++) {
+		struct ss_dist d = { SS_DIST_EXP, means[m], 0 };
+		double sum = 0, sq = 0;
+		unsigned above = 0;
+		const int n = 100000;
+
+		ss_rng_seed(&r, 11 + m, 99);
+		for (int i = 0; i < n; i++) {
+			uint64_t x = ss_dist_draw(&d, &r);
+
+			assert_true(x >= 1);
+			sum += (double)x;
+			sq += (double)x * (double)x;
+			above += x > means[m];
+		}
+		double mean = sum / n, sd = sqrt(sq / n - mean * mean);
+		/* standard error of the mean is mean/sqrt(n) = 0.32 %: allow 1.5 % */
+		assert_true(fabs(mean - (double)means[m]) < 0.015 * (double)means[m]);
+		/* exponential: sd = mean, P(X > mean) = 1/e */
+		assert_true(fabs(sd - (double)means[m]) < 0.03 * (double)means[m]);
+		assert_true(fabs((double)above / n - exp(-1.0)) < 0.01);
+	}
+	/* a tiny mean still never yields 0 */
+	struct ss_dist tiny = { SS_DIST_EXP, 1, 0 };
+	ss_rng_seed(&r, 5, 5);
+	for (int i = 0; i < 10000; i++)
+		assert_true(ss_dist_draw(&tiny, &r) >= 1);
+}
+
+static void test_dist_uniform_const(void **state)
+{
+	struct ss_dist u = { SS_DIST_UNIFORM, 5, 9 }, one = { SS_DIST_UNIFORM, 42, 42 };
+	struct ss_dist k = { SS_DIST_CONST, 1234, 0 };
+	unsigned hits[5] = { 0 };
+	struct ss_rng r, before;
+
+	ss_rng_seed(&r, 3, 4);
+	for (int i = 0; i < 10000; i++) {
+		uint64_t x = ss_dist_draw(&u, &r);
+
+		assert_in_range(x, 5, 9);
+		hits[x - 5]++;
+		assert_int_equal(ss_dist_draw(&one, &r), 42);
+	}
+	for (int i = 0; i < 5; i++)
+		assert_in_range(hits[i], 1800, 2200);
+	/* a constant consumes nothing from the stream */
+	before = r;
+	assert_int_equal(ss_dist_draw(&k, &r), 1234);
+	assert_memory_equal(&before, &r, sizeof(r));
+}
+
+/* One task's actions depend only on its path, not on the other tasks. */
+static void test_stream_by_path(void **state)
+{
+	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
+	struct ss_wl_plan *small = plan_ok(w, 2500, 32);     /* 8 pairs */
+	struct ss_wl_plan *big = plan_ok(w, 20000, 128);     /* 256 pairs */
+	struct ss_wl_cursor c1, c2;
+	struct ss_rng r1, r2, r3;
+	uint32_t t = 2 * 5 + 1;                              /* pair[5]/server */
+	int differ = 0;
+
+	assert_int_equal(small->nr_instances, 8);
+	assert_string_equal(small->task[t].path, big->task[t].path);
+	seed_task(small, t, 2024, &r1);
+	seed_task(big, t, 2024, &r2);
+	seed_task(big, t + 2, 2024, &r3);                    /* pair[6]/server */
+	ss_wl_cursor_init(&c1);
+	ss_wl_cursor_init(&c2);
+	for (int i = 0; i < 10000; i++) {
+		struct ss_wl_action a1, a2, a3;
+		struct ss_wl_cursor c3 = c2;
+
+		next(small, t, &c1, &r1, &a1);
+		next(big, t + 2, &c3, &r3, &a3);
+		next(big, t, &c2, &r2, &a2);
+		assert_int_equal(a1.kind, a2.kind);
+		assert_int_equal(a1.sync, a2.sync);
+		assert_int_equal(a1.target, a2.target);
+		assert_int_equal(a1.count, a2.count);
+		assert_int_equal(a1.ns, a2.ns);
+		assert_int_equal(c1.pc, c2.pc);
+		assert_int_equal(c1.depth, c2.depth);
+		assert_memory_equal(c1.loop_left, c2.loop_left, sizeof(c1.loop_left));
+		if (a1.kind == SS_ACT_RUN)
+			differ += a1.ns != a3.ns;
+	}
+	assert_true(differ > 4000);
+	ss_wl_plan_free(small);
+	ss_wl_plan_free(big);
+	ss_workload_free(w);
+}
+
+/* ---- bad input ---- */
+
+static void expect_file_error(const char *file, const char *where, const char *part, int code)
+{
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load(file, &err);
+	char *prefix = g_strdup_printf("%s:%s ", file, where);
+
+	assert_null(w);
+	assert_non_null(err);
+	if (strncmp(err->message, prefix, strlen(prefix)) || !strstr(err->message, part))
+		fail_msg("expected '%s...%s', got '%s'", prefix, part, err->message);
+	assert_true(err->domain == SS_ERROR);
+	assert_int_equal(err->code, code);
+	g_error_free(err);
+	g_free(prefix);
+}
+
+static void test_bad_files(void **state)
+{
+	expect_file_error(BAD("syntax-error.yaml"), "8:9:", "YAML syntax error", SS_ERROR_PARSE);
+	expect_file_error(BAD("unknown-key.yaml"), "7:5:",
+			  "unknown key 'prio' in a task (expected one of: name, nice, start_cpu or program)",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("unknown-role.yaml"), "9:22:",
+			  "unknown role 'srv' (expected one of: client, server)", SS_ERROR_INVALID);
+	expect_file_error(BAD("bad-unit.yaml"), "11:34:", "unknown unit 'xs'", SS_ERROR_INVALID);
+	expect_file_error(BAD("negative-duration.yaml"), "9:16:", "'-3us' is negative", SS_ERROR_INVALID);
+	expect_file_error(BAD("loop-without-time.yaml"), "9:9:", "never lets simulated time pass",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("nice-out-of-range.yaml"), "7:11:", "nice 25 is out of range (expected -20..19)",
+			  SS_ERROR_INVALID);
+
+	GError *err = NULL;
+	assert_null(ss_workload_load(BAD("no-such-file.yaml"), &err));
+	assert_int_equal(err->code, SS_ERROR_IO);
+	assert_non_null(strstr(err->message, "no-such-file.yaml"));
+	g_error_free(err);
+}
+
+static void test_bad_strings(void **state)
+{
+	/* structure (header lines are 1-3) */
+	expect_error_text("", "t.yaml:1:1:", "no workload", SS_ERROR_INVALID);
+	expect_error_text("- a\n- b\n", "t.yaml:1:1:", "is a list", SS_ERROR_INVALID);
+	expect_error_text("name: t\ninstance: pair\nname: u\n", "t.yaml:3:1:", "duplicate key 'name'",
+			  SS_ERROR_INVALID);
+	expect_error_text("name: t\ninstance: pair\ntasks: []\n", "t.yaml:3:8:", "tasks is empty",
+			  SS_ERROR_INVALID);
+	expect_error_text("name: t\ninstance: pair\n---\nname: u\n", "t.yaml:4:1:", "second YAML document",
+			  SS_ERROR_INVALID);
+	expect_error_text("name: t\ninstance: pair\ntasks: [{name: a, program: [run: 1us]}]\n", "t.yaml:1:1:",
+			  "no 'metric'", SS_ERROR_INVALID);
+	expect_error_text("name: t\ninstance: pair/x\n", "t.yaml:2:11:", "is not a name", SS_ERROR_INVALID);
+	expect_error_text("name: t\n\tinstance: pair\n", "t.yaml:2:1:", "YAML syntax error", SS_ERROR_PARSE);
+	expect_error_text("name: t\ninstance: p\xff\n", "t.yaml:2:12:", "YAML syntax error", SS_ERROR_PARSE);
+	expect_error("color: red\n", "t.yaml:4:1:", "unknown key 'color' in the workload (expected one of: name,");
+	expect_error("instances_per_cpu: 0\ntasks: [{name: a, program: [run: 1us]}]\n", "t.yaml:4:20:",
+		     "instances_per_cpu '0'");
+	expect_error("instances_per_cpu: 0.1234\n", "t.yaml:4:20:", "at most 3 decimals");
+	expect_error("tasks: [{name: a, program: [run: 1us]}]\nmetric: {}\n", "t.yaml:5:1:", "duplicate key 'metric'");
+	expect_error("", "t.yaml:1:1:", "no 'tasks'");
+	/* roles */
+	expect_error("tasks:\n  - program: [run: 1us]\n", "t.yaml:5:5:", "task has no 'name'");
+	expect_error("tasks:\n  - name: a\n", "t.yaml:5:5:", "task 'a' has no 'program'");
+	expect_error("tasks:\n  - name: a\n    program: []\n", "t.yaml:6:14:", "program is empty");
+	expect_error("tasks:\n  - name: a\n    program:\n", "t.yaml:6:13:", "program is empty");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us]\n  - name: a\n    program: [run: 1us]\n",
+		     "t.yaml:7:11:", "used twice");
+	expect_error("tasks:\n  - name: a\n    nice: high\n    program: [run: 1us]\n", "t.yaml:6:11:",
+		     "nice is 'high' (expected an integer in -20..19)");
+	expect_error("tasks:\n  - name: a\n    nice: -21\n    program: [run: 1us]\n", "t.yaml:6:11:",
+		     "out of range");
+	expect_error("tasks:\n  - name: a\n    start_cpu: instance * 2\n    program: [run: 1us]\n",
+		     "t.yaml:6:16:", "start_cpu 'instance * 2'");
+	expect_error("tasks:\n  - name: a\n    start_cpu: 4096\n    program: [run: 1us]\n",
+		     "t.yaml:6:16:", "out of range (expected 0..4095)");
+	/* statements */
+	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop or transaction)");
+	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
+		     "'sleep' in the same statement as 'run'");
+	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");
+	expect_error("tasks:\n  - name: a\n    program: [run: [1us]]\n", "t.yaml:6:20:", "run duration is a list");
+	expect_error("tasks:\n  - name: a\n    program: [run: 5]\n", "t.yaml:6:20:", "has no unit");
+	expect_error("tasks:\n  - name: a\n    program: [run: 0us]\n", "t.yaml:6:20:", "is zero");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1.5ns]\n", "t.yaml:6:20:", "whole number of nanoseconds");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1000001s]\n", "t.yaml:6:20:", "too long");
+	expect_error("tasks:\n  - name: a\n    program: [run: 99999999999999999999999ns]\n", "t.yaml:6:20:",
+		     "too long");
+	expect_error("tasks:\n  - name: a\n    program: [run: {uniform: [5us, 3us]}]\n", "t.yaml:6:31:",
+		     "uniform minimum '5us' is larger than the maximum '3us'");
+	expect_error("tasks:\n  - name: a\n    program: [run: {uniform: [5us]}]\n", "t.yaml:6:30:",
+		     "expected a list of two durations");
+	expect_error("tasks:\n  - name: a\n    program: [run: {gauss: 5us}]\n", "t.yaml:6:21:",
+		     "unknown key 'gauss' in a distribution (expected one of: constant, exponential or uniform)");
+	expect_error("tasks:\n  - name: a\n    program: [sleep: {exponential: 0ms}]\n", "t.yaml:6:36:", "is zero");
+	expect_error("tasks:\n  - name: a\n    program: [wait: 0]\n", "t.yaml:6:21:", "wait count 0 is out of range");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, wait: 1]\n", "t.yaml:6:25:",
+		     "task 'a' waits but no task wakes it");
+	expect_error("tasks:\n  - name: a\n    program: [wake: {sync: true}]\n", "t.yaml:6:21:", "wake has no 'task'");
+	expect_error("tasks:\n  - name: a\n    program: [wake: {task: a, sync: maybe}]\n", "t.yaml:6:37:",
+		     "sync is 'maybe' (expected true or false)");
+	expect_error("tasks:\n  - name: a\n    program: [transaction: start]\n", "t.yaml:6:28:",
+		     "(expected begin or end)");
+	/* loops */
+	expect_error("tasks:\n  - name: a\n    program: [loop: {count: 0, do: [run: 1us]}]\n", "t.yaml:6:29:",
+		     "loop count 0 is out of range");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {count: 2, forever: true, do: [run: 1us]}]\n",
+		     "t.yaml:6:41:", "both 'count' and 'forever'");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {forever: false, do: [run: 1us]}]\n",
+		     "t.yaml:6:31:", "forever is false");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {do: [run: 1us]}]\n", "t.yaml:6:21:",
+		     "neither 'count' nor 'forever'");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {count: 3}]\n", "t.yaml:6:21:", "loop has no 'do'");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {count: 3, do: []}]\n", "t.yaml:6:36:",
+		     "loop body is empty");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, loop: {count: 3, do: [transaction: end]}]\n",
+		     "t.yaml:6:25:", "never lets simulated time pass");
+	expect_error("tasks:\n  - name: a\n    program: [loop: {forever: true, do: [loop: {count: 2, do: [wake: a]}]}]\n",
+		     "t.yaml:6:42:", "never lets simulated time pass");
+	/* an alias that makes a loop contain itself is caught by the depth limit, not followed forever */
+	expect_error("tasks:\n  - name: a\n    program: &p [loop: {count: 2, do: *p}]\n", "t.yaml:6:", "nested too deeply");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_netperf_loads),
+		cmocka_unit_test(test_instantiate_counts),
+		cmocka_unit_test(test_instantiate_rounding),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_netperf_client_sequence),
+		cmocka_unit_test(test_netperf_server_sequence),
+		cmocka_unit_test(test_statements_and_tokens),
+		cmocka_unit_test(test_start_cpu_instance),
+		cmocka_unit_test(test_loops_with_counts),
+		cmocka_unit_test(test_loops_max_depth),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_dist_determinism),
+		cmocka_unit_test(test_dist_exponential),
+		cmocka_unit_test(test_dist_uniform_const),
+		cmocka_unit_test(test_stream_by_path),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_bad_strings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
