@@ -72,7 +72,11 @@ uint64_t ss___calc_delta(uint64_t delta_exec, unsigned long weight, unsigned lon
 /** calc_delta_fair(delta, se): delta * NICE_0_LOAD / se weight. */
 uint64_t ss_calc_delta_fair(uint64_t delta, const struct ss_sched_entity *se);
 
-/** avg_vruntime(cfs_rq): V, truncating division, curr included when on_rq. */
+/**
+ * avg_vruntime(cfs_rq): V, curr included when on_rq. The division rounds
+ * towards -inf (v6.6 has 650cad561cce "sched/eevdf: Fix avg_vruntime()":
+ * a negative sum is floored so that an entity placed at V is eligible).
+ */
 uint64_t ss_avg_vruntime(const struct ss_cfs_rq *cfs);
 /** entity_eligible(cfs_rq, se). */
 bool ss_entity_eligible(const struct ss_cfs_rq *cfs, const struct ss_sched_entity *se);
