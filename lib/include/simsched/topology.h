@@ -38,7 +38,11 @@ enum {
 	SD_NUMA = 1 << 13,
 };
 
-/** Domain level kinds, bottom-up (v6.6 names; PKG was "DIE" before v6.7). */
+/**
+ * Domain level kinds, bottom-up. Enum names follow current kernels: SS_SD_PKG
+ * is the level v6.6 still names "DIE" (cpu_cpu_mask, i.e. the CPU's node);
+ * SS_SD_NUMA covers the "NODE" level (numa_level 0) and the "NUMA" levels.
+ */
 enum ss_sd_level {
 	SS_SD_SMT,
 	SS_SD_CLS,
@@ -59,6 +63,13 @@ struct ss_sched_group {
 	unsigned weight;               /* CPUs in span */
 	unsigned capacity;             /* Σ arch capacity of span, SCHED_CAPACITY_SCALE units */
 	struct ss_sched_group *next;   /* circular */
+	/* Added (topology helper): */
+	unsigned id;                   /* sgc->id: the CPU whose sched_group_capacity the group uses
+	                                  (first CPU of the child span, or of balance_mask if SD_OVERLAP);
+	                                  the number the kernel's debug output prints before ":{" */
+	unsigned balance_cpu;          /* group_balance_cpu(): first CPU of balance_mask */
+	unsigned flags;                /* sg->flags: SD_* of the child domain the group was built from,
+	                                  as cpu_attach_domain() leaves them (0 at the lowest level) */
 };
 
 /**
@@ -68,7 +79,10 @@ struct ss_sched_group {
  */
 struct ss_sched_domain {
 	enum ss_sd_level level;
-	char name[8];                  /* "SMT", "CLS", "MC", "PKG", "NUMA" */
+	char name[8];                  /* tl->name as v6.6 prints it: "SMT", "CLS", "MC", "DIE"
+	                                  (level SS_SD_PKG: v6.6 still calls it DIE; renamed PKG
+	                                  in v6.7, commit f577cd57bfaa), "NODE" (numa_level 0),
+	                                  "NUMA" (numa_level >= 1) */
 	int numa_level;                /* index into the distinct distances, -1 if not NUMA */
 	unsigned level_index;          /* position in the CPU's hierarchy, 0 = lowest kept */
 	const uint64_t *span;          /* sched_domain_span() */
@@ -81,6 +95,9 @@ struct ss_sched_domain {
 	struct ss_sched_group *groups; /* local group first */
 	unsigned nr_groups;
 	const struct ss_sched_domain *parent, *child; /* NULL at the ends */
+	/* Added (topology helper): */
+	unsigned imb_numa_nr;          /* sd->imb_numa_nr as build_sched_domains() sets it (0 below the
+	                                  first level above the LLC) */
 };
 
 /** Per-CPU facts. ids are dense 0..count-1 in order of first appearance. */
@@ -97,6 +114,8 @@ struct ss_cpu_topo {
 	const uint64_t *cluster_mask;  /* cpu_clustergroup_mask() */
 	const uint64_t *llc_mask;      /* CPUs sharing the LLC (cpu_coregroup_mask()) */
 	const uint64_t *node_mask;     /* cpumask_of_node() */
+	/* Added (topology helper): */
+	int sd_numa;                   /* index in sd[] of sd_numa (lowest SD_NUMA domain), -1 if none */
 };
 
 struct ss_topology {
@@ -115,6 +134,10 @@ struct ss_topology {
 	/* Default probe costs from the YAML "costs:" block, ns; 0 = not given.
 	 * Used as defaults for --set cost.probe_* (docs/model.md). */
 	unsigned probe_smt_ns, probe_cluster_ns, probe_llc_ns;
+	/* Added (topology helper): */
+	char *description;             /* from the YAML "description" key, NULL if not given */
+	unsigned nr_numa_levels;       /* sched_domains_numa_levels: distinct SLIT values */
+	unsigned *numa_distances;      /* sched_domains_numa_distance[], ascending, [0] = 10 */
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
@@ -131,6 +154,32 @@ struct ss_topology *ss_topology_load(const char *path, GError **err);
 struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const char *name, GError **err);
 
 void ss_topology_free(struct ss_topology *t);
+
+/**
+ * Added (topology helper). Allocate a machine of nr_cpus CPUs (1..SS_MAX_CPUS)
+ * and nr_nodes NUMA nodes (1..nr_cpus) for ss_topology_build(): every id 0,
+ * capacity 1024, distance 10 on the diagonal and 20 (REMOTE_DISTANCE)
+ * elsewhere, node_reclaim_distance 30. The caller fills cpu[].package/node/
+ * die/llc/cluster/core/capacity, distance, and the strings (g_strdup'ed; name
+ * and vendor are required), then calls ss_topology_build(). Returns NULL for
+ * out-of-range counts. Free with ss_topology_free().
+ */
+struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes);
+
+/**
+ * Added (topology helper). Build the sched domains, groups, LLC bookkeeping
+ * and masks of a machine filled in as ss_topology_new() describes (ss_topology_load
+ * calls it). Follows v6.6 build_sched_domains()/cpu_attach_domain(); the
+ * topology table is x86's (vendor intel/amd/hygon/zhaoxin: PKG dropped when a
+ * package holds several nodes) or the generic one (others). Validates that
+ * ids are dense and nest (core ⊆ cluster ⊆ llc ⊆ die ⊆ node ⊆ package) and
+ * the SLIT; on error returns -1 with *err (SS_ERROR_INVALID), else 0.
+ * Call once per topology.
+ */
+int ss_topology_build(struct ss_topology *t, GError **err);
+
+/** Added (topology helper). Name of one SD_* flag ("SD_WAKE_AFFINE"), NULL if unknown. */
+const char *ss_sd_flag_name(unsigned flag);
 
 /** cpus_share_cache() (v6.6 core.c): same sd_llc_id. */
 static inline bool ss_cpus_share_cache(const struct ss_topology *t, unsigned a, unsigned b)

@@ -1,0 +1,972 @@
+/*
+ * Topology YAML (docs/topology.md) → struct ss_topology → ss_topology_build().
+ *
+ * The document is read with libyaml's document API; every node keeps its
+ * start mark, so each error names file:line:col (1-based) of the offending
+ * key or value: "file:line:col: what is wrong (what was expected)".
+ */
+#include "simsched/topology.h"
+#include "simsched/error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+enum {
+	LV_PACKAGE,
+	LV_NODE,
+	LV_DIE,
+	LV_LLC,
+	LV_CLUSTER,
+	LV_CORE,
+	NR_LV,
+};
+
+static const char *const lv_name[NR_LV] = { "package", "node", "die", "llc", "cluster", "core" };
+static const char *const lv_a[NR_LV] = { "a package", "a node", "a die", "an llc", "a cluster", "a core" };
+static const char *const lv_key[NR_LV] = { "packages", "nodes", "dies", "llcs", "clusters", "cores" };
+
+#define MAX_REPEAT	SS_MAX_CPUS
+#define MAX_COST_NS	10000000u
+#define MAX_MHZ		100000u
+
+struct ycpu {
+	unsigned cpu;
+	unsigned id[NR_LV];
+	unsigned capacity;
+};
+
+struct yctx {
+	const char *file;
+	yaml_document_t *doc;
+	GError **err;
+	bool failed;
+	GArray *cpus;			/* struct ycpu, in document order */
+	yaml_mark_t *first_mark;	/* SS_MAX_CPUS entries: where each CPU was listed */
+	bool *seen;
+	unsigned next_id[NR_LV];
+	unsigned max_cpu;
+	uint64_t *scratch;		/* SS_MAX_CPUS bits */
+};
+
+static void yerr(struct yctx *c, yaml_mark_t m, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void yerr(struct yctx *c, yaml_mark_t m, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (c->failed)
+		return;
+	c->failed = true;
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(c->err, SS_ERROR, SS_ERROR_INVALID, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
+	g_free(msg);
+}
+
+static yaml_node_t *ynode(struct yctx *c, int id)
+{
+	return yaml_document_get_node(c->doc, id);
+}
+
+static const char *sval(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static bool is_plain(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+static bool is_null(const yaml_node_t *n)
+{
+	const char *v;
+
+	if (!is_plain(n))
+		return false;
+	v = sval(n);
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* A plain scalar that reads as a (decimal) integer; sets *v. */
+static bool plain_int(const yaml_node_t *n, long long *v)
+{
+	const char *s;
+	char *end;
+
+	if (!is_plain(n))
+		return false;
+	s = sval(n);
+	if (!*s || strlen(s) > 20)
+		return false;
+	for (const char *p = (*s == '-' || *s == '+') ? s + 1 : s; ; p++) {
+		if (!*p)
+			break;
+		if (*p < '0' || *p > '9')
+			return false;
+	}
+	if ((*s == '-' || *s == '+') && !s[1])
+		return false;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* "a mapping", "the integer 3", "the string 'x'" ... for messages */
+static char *what_is(const yaml_node_t *n)
+{
+	long long v;
+
+	switch (n->type) {
+	case YAML_MAPPING_NODE:
+		return g_strdup("a mapping");
+	case YAML_SEQUENCE_NODE:
+		return g_strdup("a list");
+	case YAML_SCALAR_NODE:
+		if (is_null(n))
+			return g_strdup("an empty value");
+		if (plain_int(n, &v))
+			return g_strdup_printf("the integer %lld", v);
+		if (is_plain(n) && (!g_ascii_strcasecmp(sval(n), "true") || !g_ascii_strcasecmp(sval(n), "false")))
+			return g_strdup_printf("the boolean %s", sval(n));
+		if (n->data.scalar.length > 40)
+			return g_strdup_printf("the string '%.37s...'", sval(n));
+		return g_strdup_printf("the string '%s'", sval(n));
+	default:
+		return g_strdup("nothing");
+	}
+}
+
+static void type_err(struct yctx *c, const yaml_node_t *n, const char *key, const char *want)
+{
+	char *got = what_is(n);
+
+	yerr(c, n->start_mark, "'%s' must be %s, got %s", key, want, got);
+	g_free(got);
+}
+
+static bool get_uint(struct yctx *c, const yaml_node_t *n, const char *key, unsigned min, unsigned max,
+		     unsigned *out)
+{
+	long long v;
+
+	if (!plain_int(n, &v)) {
+		char *got = what_is(n);
+
+		yerr(c, n->start_mark, "'%s' must be an integer, got %s (expected %u..%u)", key, got, min, max);
+		g_free(got);
+		return false;
+	}
+	if (v < (long long)min || v > (long long)max) {
+		yerr(c, n->start_mark, "'%s' is %lld, out of range (expected %u..%u)", key, v, min, max);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+static char *get_string(struct yctx *c, const yaml_node_t *n, const char *key)
+{
+	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
+		type_err(c, n, key, "a non-empty string");
+		return NULL;
+	}
+	if (strlen(sval(n)) != n->data.scalar.length) {
+		yerr(c, n->start_mark, "'%s' contains a NUL character (expected text)", key);
+		return NULL;
+	}
+	return g_strndup(sval(n), n->data.scalar.length);
+}
+
+/*
+ * Check a mapping's keys: scalars, no duplicates, all in valid[]. extra_hint
+ * (may be NULL) explains a key that is known elsewhere.
+ */
+static bool check_keys(struct yctx *c, const yaml_node_t *map, const char *where, const char *const *valid,
+		       unsigned nvalid, int level)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ynode(c, p->key);
+		bool ok = false;
+
+		if (k->type != YAML_SCALAR_NODE || is_null(k)) {
+			char *got = what_is(k);
+
+			yerr(c, k->start_mark, "a key in %s is %s (expected a name such as '%s')", where, got, valid[0]);
+			g_free(got);
+			return false;
+		}
+		for (unsigned i = 0; i < nvalid; i++)
+			if (!strcmp(sval(k), valid[i]))
+				ok = true;
+		if (!ok) {
+			GString *list = g_string_new(NULL);
+			int known = -1;
+
+			for (unsigned i = 0; i < nvalid; i++)
+				g_string_append_printf(list, "%s%s", i ? ", " : "", valid[i]);
+			for (int l = 0; l < NR_LV; l++)
+				if (!strcmp(sval(k), lv_key[l]))
+					known = l;
+			if (known >= 0 && level >= 0)
+				yerr(c, k->start_mark,
+				     "'%s' cannot be inside %s: levels nest packages > nodes > dies > llcs > clusters > cores "
+				     "(valid keys here: %s)", sval(k), lv_a[level], list->str);
+			else
+				yerr(c, k->start_mark, "unknown key '%s' in %s (valid keys: %s)", sval(k), where, list->str);
+			g_string_free(list, TRUE);
+			return false;
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *k2 = ynode(c, q->key);
+
+			if (k2->type == YAML_SCALAR_NODE && !strcmp(sval(k2), sval(k))) {
+				yerr(c, k->start_mark, "duplicate key '%s' in %s (first given at %zu:%zu)", sval(k), where,
+				     k2->start_mark.line + 1, k2->start_mark.column + 1);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Value of key in a (checked) mapping; *key_node gets the key if non-NULL. */
+static yaml_node_t *get_key(struct yctx *c, const yaml_node_t *map, const char *key, yaml_node_t **key_node)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ynode(c, p->key);
+
+		if (k->type == YAML_SCALAR_NODE && !strcmp(sval(k), key)) {
+			if (key_node)
+				*key_node = k;
+			return ynode(c, p->value);
+		}
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* CPU lists: an integer, a list of integers, or a cpulist string "0-3,8"   */
+
+/*
+ * Collect the CPU numbers of n into out (ascending for cpulists, document
+ * order for lists) with the mark of each. shift is added to every number.
+ */
+static bool cpu_numbers(struct yctx *c, const yaml_node_t *n, const char *key, unsigned shift, GArray *out,
+			GArray *marks)
+{
+	long long v;
+
+	if (plain_int(n, &v)) {
+		if (v < 0 || v + shift >= SS_MAX_CPUS) {
+			yerr(c, n->start_mark, "CPU %lld%s is out of range (expected CPU numbers 0..%u, SS_MAX_CPUS = %u)",
+			     v + (v >= 0 ? shift : 0), shift && v >= 0 ? " (after 'repeat' shifts)" : "",
+			     SS_MAX_CPUS - 1, SS_MAX_CPUS);
+			return false;
+		}
+		unsigned u = (unsigned)v + shift;
+		g_array_append_val(out, u);
+		g_array_append_val(marks, n->start_mark);
+		return true;
+	}
+	if (n->type == YAML_SCALAR_NODE && !is_null(n)) {
+		unsigned bad = 0;
+		size_t quote = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+			       n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+
+		if (ss_cpumask_parse_list(sval(n), c->scratch, SS_MAX_CPUS, &bad)) {
+			yaml_mark_t m = n->start_mark;
+
+			m.column += quote + bad;
+			yerr(c, m, "'%s' has a bad cpulist '%s' at character %u (expected CPU numbers 0..%u "
+			     "as a kernel cpulist such as \"0-3,8\", an integer or a list of integers)",
+			     key, sval(n), bad + 1, SS_MAX_CPUS - 1);
+			return false;
+		}
+		for (unsigned cpu = ss_cpumask_first(c->scratch, SS_MAX_CPUS); cpu < SS_MAX_CPUS;
+		     cpu = ss_cpumask_next(c->scratch, SS_MAX_CPUS, cpu + 1)) {
+			unsigned u = cpu + shift;
+
+			if (u >= SS_MAX_CPUS) {
+				yerr(c, n->start_mark, "CPU %u (after 'repeat' shifts) is out of range (expected CPU "
+				     "numbers 0..%u, SS_MAX_CPUS = %u)", u, SS_MAX_CPUS - 1, SS_MAX_CPUS);
+				return false;
+			}
+			g_array_append_val(out, u);
+			g_array_append_val(marks, n->start_mark);
+		}
+		return true;
+	}
+	if (n->type == YAML_SEQUENCE_NODE) {
+		if (n->data.sequence.items.start == n->data.sequence.items.top) {
+			yerr(c, n->start_mark, "'%s' is an empty list (expected at least one CPU number)", key);
+			return false;
+		}
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+			yaml_node_t *e = ynode(c, *it);
+
+			if (!plain_int(e, &v)) {
+				char *got = what_is(e);
+
+				yerr(c, e->start_mark, "an entry of '%s' is %s (expected a CPU number 0..%u)", key, got,
+				     SS_MAX_CPUS - 1);
+				g_free(got);
+				return false;
+			}
+			if (!cpu_numbers(c, e, key, shift, out, marks))
+				return false;
+		}
+		return true;
+	}
+	type_err(c, n, key, "CPU numbers (an integer, a list of integers or a cpulist string such as \"0-3\")");
+	return false;
+}
+
+static bool add_cpu(struct yctx *c, unsigned cpu, yaml_mark_t m, const unsigned id[NR_LV], unsigned capacity,
+		    unsigned shift)
+{
+	struct ycpu y;
+
+	if (c->seen[cpu]) {
+		if (shift)
+			yerr(c, m, "CPU %u (shifted by %u by 'repeat') is listed twice (first at %zu:%zu; expected each "
+			     "CPU in exactly one core)", cpu, shift, c->first_mark[cpu].line + 1,
+			     c->first_mark[cpu].column + 1);
+		else
+			yerr(c, m, "CPU %u is listed twice (first at %zu:%zu; expected each CPU in exactly one core)",
+			     cpu, c->first_mark[cpu].line + 1, c->first_mark[cpu].column + 1);
+		return false;
+	}
+	c->seen[cpu] = true;
+	c->first_mark[cpu] = m;
+	y.cpu = cpu;
+	memcpy(y.id, id, sizeof(y.id));
+	y.capacity = capacity;
+	g_array_append_val(c->cpus, y);
+	if (cpu > c->max_cpu || c->cpus->len == 1)
+		c->max_cpu = cpu;
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The hierarchy                                                            */
+
+static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsigned ids[NR_LV], bool cluster_implied,
+		       unsigned capacity, unsigned shift);
+
+/* One core's threads (n: an integer, a list or a cpulist). */
+static bool add_core(struct yctx *c, const yaml_node_t *n, const char *key, unsigned id[NR_LV],
+		     bool cluster_implied, unsigned capacity, unsigned shift)
+{
+	GArray *nums = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	GArray *marks = g_array_new(FALSE, FALSE, sizeof(yaml_mark_t));
+	bool ok = cpu_numbers(c, n, key, shift, nums, marks);
+
+	if (cluster_implied)
+		id[LV_CLUSTER] = c->next_id[LV_CLUSTER]++;	/* no cluster given: the core is its own */
+	id[LV_CORE] = c->next_id[LV_CORE]++;
+	for (unsigned i = 0; ok && i < nums->len; i++)
+		ok = add_cpu(c, g_array_index(nums, unsigned, i), g_array_index(marks, yaml_mark_t, i), id, capacity,
+			     shift);
+	g_array_free(nums, TRUE);
+	g_array_free(marks, TRUE);
+	return ok;
+}
+
+/*
+ * The children of a mapping at level lv (-1: the machine): exactly one of
+ * the list keys of the levels below; skipped levels are implied (one per
+ * parent, except the cluster: one per core).
+ */
+static bool parse_children(struct yctx *c, const yaml_node_t *map, int lv, const unsigned ids[NR_LV],
+			   bool cluster_implied, unsigned capacity, unsigned shift)
+{
+	yaml_node_t *val = NULL, *k;
+	unsigned id[NR_LV];
+	int cl = -1;
+
+	for (int l = lv + 1; l < NR_LV; l++) {
+		yaml_node_t *v = get_key(c, map, lv_key[l], &k);
+
+		if (!v)
+			continue;
+		if (val) {
+			yerr(c, k->start_mark, "both '%s' and '%s' given in %s (expected exactly one list of the "
+			     "level below)", lv_key[cl], lv_key[l], lv < 0 ? "the machine" : lv_a[lv]);
+			return false;
+		}
+		val = v;
+		cl = l;
+	}
+	if (!val) {
+		GString *list = g_string_new(NULL);
+
+		for (int l = lv + 1; l < NR_LV; l++)
+			g_string_append_printf(list, "%s'%s'", l == lv + 1 ? "" : l == NR_LV - 1 ? " or " : ", ",
+					       lv_key[l]);
+		yerr(c, map->start_mark, "%s lists no CPUs (expected %s)", lv < 0 ? "the machine" : lv_a[lv], list->str);
+		g_string_free(list, TRUE);
+		return false;
+	}
+	memcpy(id, ids, sizeof(id));
+	for (int l = lv + 1; l < cl; l++) {
+		if (l == LV_CLUSTER)
+			cluster_implied = true;
+		else
+			id[l] = c->next_id[l]++;
+	}
+	if (cl == LV_CORE && val->type == YAML_SCALAR_NODE && !is_null(val)) {
+		/* cores: "0-31" (or a single CPU number) — one single-thread core per CPU */
+		GArray *nums = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		GArray *marks = g_array_new(FALSE, FALSE, sizeof(yaml_mark_t));
+		bool ok = cpu_numbers(c, val, "cores", shift, nums, marks);
+
+		for (unsigned i = 0; ok && i < nums->len; i++) {
+			if (cluster_implied)
+				id[LV_CLUSTER] = c->next_id[LV_CLUSTER]++;
+			id[LV_CORE] = c->next_id[LV_CORE]++;
+			ok = add_cpu(c, g_array_index(nums, unsigned, i), g_array_index(marks, yaml_mark_t, i), id,
+				     capacity, shift);
+		}
+		g_array_free(nums, TRUE);
+		g_array_free(marks, TRUE);
+		return ok;
+	}
+	if (val->type != YAML_SEQUENCE_NODE) {
+		type_err(c, val, lv_key[cl], cl == LV_CORE ? "a list of cores or a cpulist string such as \"0-3\""
+							  : "a list");
+		return false;
+	}
+	if (val->data.sequence.items.start == val->data.sequence.items.top) {
+		yerr(c, val->start_mark, "'%s' is an empty list (expected at least one %s)", lv_key[cl], lv_name[cl]);
+		return false;
+	}
+	for (yaml_node_item_t *it = val->data.sequence.items.start; it < val->data.sequence.items.top; it++)
+		if (!parse_item(c, ynode(c, *it), cl, id, cluster_implied, capacity, shift))
+			return false;
+	return true;
+}
+
+/* Compare the CPUs added since start with a level's declared 'cpus'. */
+static bool check_declared(struct yctx *c, const yaml_node_t *decl, int lv, unsigned start, unsigned shift)
+{
+	GArray *nums = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	GArray *marks = g_array_new(FALSE, FALSE, sizeof(yaml_mark_t));
+	uint64_t *want, *have, *diff;
+	unsigned nw = ss_cpumask_words(SS_MAX_CPUS);
+	bool ok;
+
+	ok = cpu_numbers(c, decl, "cpus", shift, nums, marks);
+	if (!ok)
+		goto out;
+	want = g_new0(uint64_t, nw);
+	have = g_new0(uint64_t, nw);
+	diff = g_new0(uint64_t, nw);
+	for (unsigned i = 0; i < nums->len; i++)
+		ss_cpumask_set(want, g_array_index(nums, unsigned, i));
+	for (unsigned i = start; i < c->cpus->len; i++)
+		ss_cpumask_set(have, g_array_index(c->cpus, struct ycpu, i).cpu);
+	if (!ss_cpumask_equal(want, have, nw)) {
+		unsigned len = SS_MAX_CPUS * 6;
+		char *a = g_malloc(len), *b = g_malloc(len), *d = g_malloc(len);
+
+		ss_cpumask_format_list(have, SS_MAX_CPUS, a, len);
+		ss_cpumask_format_list(want, SS_MAX_CPUS, b, len);
+		if (ss_cpumask_andnot(diff, have, want, nw)) {
+			ss_cpumask_format_list(diff, SS_MAX_CPUS, d, len);
+			yerr(c, decl->start_mark, "the CPUs listed inside this %s (%s) are not all in its 'cpus' %s: "
+			     "%s lie outside it (expected the levels below to nest inside it)", lv_name[lv], a, b, d);
+		} else {
+			ss_cpumask_andnot(diff, want, have, nw);
+			ss_cpumask_format_list(diff, SS_MAX_CPUS, d, len);
+			yerr(c, decl->start_mark, "this %s declares 'cpus' %s but the levels inside it list only %s "
+			     "(missing: %s)", lv_name[lv], b, a, d);
+		}
+		g_free(a);
+		g_free(b);
+		g_free(d);
+		ok = false;
+	}
+	g_free(want);
+	g_free(have);
+	g_free(diff);
+out:
+	g_array_free(nums, TRUE);
+	g_array_free(marks, TRUE);
+	return ok;
+}
+
+static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsigned ids[NR_LV], bool cluster_implied,
+		       unsigned capacity, unsigned shift)
+{
+	const char *valid[NR_LV + 4];
+	unsigned nvalid = 0, repeat = 1, step = 0;
+	bool step_given = false;
+	yaml_node_t *v, *decl = NULL;
+	unsigned id[NR_LV];
+
+	memcpy(id, ids, sizeof(id));
+	if (lv == LV_CORE && n->type != YAML_MAPPING_NODE) {
+		/* 5, [3, 43] or "3,43" */
+		if (is_null(n) || n->type == YAML_MAPPING_NODE) {
+			type_err(c, n, "cores", "a core: a CPU number, a list of thread CPU numbers or a mapping with 'cpus'");
+			return false;
+		}
+		return add_core(c, n, "cores", id, cluster_implied, capacity, shift);
+	}
+	if (n->type != YAML_MAPPING_NODE) {
+		char *got = what_is(n);
+
+		yerr(c, n->start_mark, "an entry of '%s' is %s (expected a mapping describing %s)", lv_key[lv], got,
+		     lv_a[lv]);
+		g_free(got);
+		return false;
+	}
+	for (int l = lv + 1; l < NR_LV; l++)
+		valid[nvalid++] = lv_key[l];
+	valid[nvalid++] = "cpus";
+	valid[nvalid++] = "capacity";
+	valid[nvalid++] = "repeat";
+	valid[nvalid++] = "step";
+	if (!check_keys(c, n, lv_a[lv], valid, nvalid, lv))
+		return false;
+	if ((v = get_key(c, n, "capacity", NULL)) && !get_uint(c, v, "capacity", 1, 1024, &capacity))
+		return false;
+	if ((v = get_key(c, n, "repeat", NULL)) && !get_uint(c, v, "repeat", 1, MAX_REPEAT, &repeat))
+		return false;
+	if ((v = get_key(c, n, "step", NULL))) {
+		if (!get_uint(c, v, "step", 0, SS_MAX_CPUS, &step))
+			return false;
+		step_given = true;
+	}
+	decl = get_key(c, n, "cpus", NULL);
+	if (lv == LV_CORE && !decl) {
+		yerr(c, n->start_mark, "a core has no 'cpus' (expected its thread CPU numbers, e.g. cpus: [3, 43])");
+		return false;
+	}
+	for (unsigned r = 0; r < repeat; r++) {
+		unsigned start = c->cpus->len, copy_shift = shift + r * step;
+
+		if (lv == LV_CORE) {
+			if (!add_core(c, decl, "cpus", id, cluster_implied, capacity, copy_shift))
+				return false;
+		} else {
+			id[lv] = c->next_id[lv]++;
+			if (!parse_children(c, n, lv, id, cluster_implied, capacity, copy_shift))
+				return false;
+			if (decl && !check_declared(c, decl, lv, start, copy_shift))
+				return false;
+		}
+		if (r == 0 && !step_given)
+			step = c->cpus->len - start;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Machine-level keys                                                       */
+
+static const char *const vendors[] = { "intel", "amd", "hygon", "zhaoxin", "arm", "riscv", "loongarch", "generic" };
+
+static bool parse_vendor(struct yctx *c, const yaml_node_t *n, char **out)
+{
+	char *v = get_string(c, n, "vendor");
+
+	if (!v)
+		return false;
+	for (unsigned i = 0; i < G_N_ELEMENTS(vendors); i++) {
+		if (!strcmp(v, vendors[i])) {
+			*out = v;
+			return true;
+		}
+	}
+	yerr(c, n->start_mark, "unknown vendor '%s' (expected one of intel, amd, hygon, zhaoxin (x86 topology "
+	     "table), arm, riscv, loongarch, generic (the kernel's default table))", v);
+	g_free(v);
+	return false;
+}
+
+static bool parse_frequency(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
+{
+	static const char *const keys[] = { "base_mhz", "max_mhz" };
+	unsigned base, max;
+	yaml_node_t *v;
+
+	if (n->type != YAML_MAPPING_NODE) {
+		type_err(c, n, "frequency", "a mapping {base_mhz, max_mhz}");
+		return false;
+	}
+	if (!check_keys(c, n, "'frequency'", keys, 2, -1))
+		return false;
+	v = get_key(c, n, "base_mhz", NULL);
+	if (!v) {
+		yerr(c, n->start_mark, "'frequency' has no 'base_mhz' (expected the base clock in MHz)");
+		return false;
+	}
+	if (!get_uint(c, v, "base_mhz", 1, MAX_MHZ, &base))
+		return false;
+	max = base;
+	v = get_key(c, n, "max_mhz", NULL);
+	if (v) {
+		if (!get_uint(c, v, "max_mhz", 1, MAX_MHZ, &max))
+			return false;
+		if (max < base) {
+			yerr(c, v->start_mark, "max_mhz %u is below base_mhz %u (expected max_mhz >= base_mhz)", max, base);
+			return false;
+		}
+	}
+	t->base_freq_khz = (uint64_t)base * 1000;
+	t->max_freq_khz = (uint64_t)max * 1000;
+	return true;
+}
+
+static bool parse_costs(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
+{
+	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns" };
+	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns };
+
+	if (n->type != YAML_MAPPING_NODE) {
+		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns}");
+		return false;
+	}
+	if (!check_keys(c, n, "'costs'", keys, 3, -1))
+		return false;
+	for (unsigned i = 0; i < 3; i++) {
+		yaml_node_t *v = get_key(c, n, keys[i], NULL);
+
+		if (v && !get_uint(c, v, keys[i], 0, MAX_COST_NS, dst[i]))
+			return false;
+	}
+	return true;
+}
+
+/* numa: {distance: [[10, 21], [21, 10]]} — the SLIT, rows in node order */
+static bool parse_numa(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
+{
+	static const char *const keys[] = { "distance" };
+	unsigned nn = t->nr_nodes, r = 0;
+	yaml_node_t *m, **grid;
+	bool ok = true;
+
+	if (n->type != YAML_MAPPING_NODE) {
+		type_err(c, n, "numa", "a mapping {distance: [[...], ...]}");
+		return false;
+	}
+	if (!check_keys(c, n, "'numa'", keys, 1, -1))
+		return false;
+	m = get_key(c, n, "distance", NULL);
+	if (!m) {
+		yerr(c, n->start_mark, "'numa' has no 'distance' (expected the %ux%u node distance matrix)", nn, nn);
+		return false;
+	}
+	if (m->type != YAML_SEQUENCE_NODE) {
+		type_err(c, m, "distance", "a list of rows (a square matrix)");
+		return false;
+	}
+	if ((unsigned)(m->data.sequence.items.top - m->data.sequence.items.start) != nn) {
+		yerr(c, m->start_mark, "the distance matrix has %u rows but the machine has %u node%s (expected a "
+		     "%ux%u matrix, one row per node)", (unsigned)(m->data.sequence.items.top - m->data.sequence.items.start),
+		     nn, nn == 1 ? "" : "s", nn, nn);
+		return false;
+	}
+	grid = g_new(yaml_node_t *, (size_t)nn * nn);
+	for (yaml_node_item_t *it = m->data.sequence.items.start; ok && it < m->data.sequence.items.top; it++, r++) {
+		yaml_node_t *row = ynode(c, *it);
+		unsigned col = 0;
+
+		if (row->type != YAML_SEQUENCE_NODE) {
+			char *got = what_is(row);
+
+			yerr(c, row->start_mark, "row %u of the distance matrix is %s (expected a list of %u distances)",
+			     r, got, nn);
+			g_free(got);
+			ok = false;
+			break;
+		}
+		if ((unsigned)(row->data.sequence.items.top - row->data.sequence.items.start) != nn) {
+			unsigned got = (unsigned)(row->data.sequence.items.top - row->data.sequence.items.start);
+
+			yerr(c, row->start_mark, "row %u of the distance matrix has %u entr%s (expected %u, one per node)",
+			     r, got, got == 1 ? "y" : "ies", nn);
+			ok = false;
+			break;
+		}
+		for (yaml_node_item_t *e = row->data.sequence.items.start; e < row->data.sequence.items.top; e++, col++) {
+			yaml_node_t *cell = ynode(c, *e);
+			char key[48];
+			unsigned d;
+
+			g_snprintf(key, sizeof(key), "distance[%u][%u]", r, col);
+			if (!get_uint(c, cell, key, 0, 1000000, &d)) {
+				ok = false;
+				break;
+			}
+			grid[r * nn + col] = cell;
+			if (r == col && d != 10) {
+				yerr(c, cell->start_mark, "distance[%u][%u] is %u (expected 10: a node's distance to "
+				     "itself is LOCAL_DISTANCE)", r, col, d);
+				ok = false;
+				break;
+			}
+			if (r != col && (d <= 10 || d >= 255)) {
+				yerr(c, cell->start_mark, "distance[%u][%u] is %u (expected 11..254: the ACPI SLIT "
+				     "puts remote nodes above 10 and 255 means unreachable)", r, col, d);
+				ok = false;
+				break;
+			}
+			t->distance[r * nn + col] = d;
+		}
+	}
+	for (unsigned a = 0; ok && a < nn; a++) {
+		for (unsigned b = 0; ok && b < a; b++) {
+			if (t->distance[a * nn + b] != t->distance[b * nn + a]) {
+				yaml_node_t *cell = grid[a * nn + b];
+
+				yerr(c, cell->start_mark, "distance[%u][%u] is %u but distance[%u][%u] is %u (expected "
+				     "a symmetric matrix)", a, b, t->distance[a * nn + b], b, a, t->distance[b * nn + a]);
+				ok = false;
+			}
+		}
+	}
+	g_free(grid);
+	return ok;
+}
+
+static int cmp_ycpu(const void *a, const void *b)
+{
+	const struct ycpu *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static const char *const machine_keys[] = {
+	"name", "vendor", "description", "node_reclaim_distance", "frequency", "costs", "numa", "capacity",
+	"packages", "nodes", "dies", "llcs", "clusters", "cores",
+};
+
+static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root)
+{
+	struct ss_topology *t = NULL;
+	char *name = NULL, *vendor = NULL, *description = NULL;
+	unsigned capacity = 1024, reclaim = 0, ids[NR_LV] = { 0 };
+	bool reclaim_given = false;
+	yaml_node_t *v, *hier_key = NULL;
+	GError *berr = NULL;
+
+	if (root->type != YAML_MAPPING_NODE) {
+		char *got = what_is(root);
+
+		yerr(c, root->start_mark, "the document is %s (expected a mapping with the machine's name, vendor, "
+		     "numa and packages)", got);
+		g_free(got);
+		return NULL;
+	}
+	if (!check_keys(c, root, "the machine", machine_keys, G_N_ELEMENTS(machine_keys), -1))
+		return NULL;
+	v = get_key(c, root, "name", NULL);
+	if (!v) {
+		yerr(c, root->start_mark, "the machine has no 'name' (expected name: <machine name>)");
+		return NULL;
+	}
+	if (!(name = get_string(c, v, "name")))
+		goto fail;
+	v = get_key(c, root, "vendor", NULL);
+	if (!v) {
+		yerr(c, root->start_mark, "the machine has no 'vendor' (expected vendor: intel, amd, arm, ...)");
+		goto fail;
+	}
+	if (!parse_vendor(c, v, &vendor))
+		goto fail;
+	if ((v = get_key(c, root, "description", NULL)) && !(description = get_string(c, v, "description")))
+		goto fail;
+	if ((v = get_key(c, root, "node_reclaim_distance", NULL))) {
+		if (!get_uint(c, v, "node_reclaim_distance", 10, 255, &reclaim))
+			goto fail;
+		reclaim_given = true;
+	}
+	if ((v = get_key(c, root, "capacity", NULL)) && !get_uint(c, v, "capacity", 1, 1024, &capacity))
+		goto fail;
+
+	/* the hierarchy: first, so that the node count is known for 'numa' */
+	for (int l = 0; l < NR_LV && !hier_key; l++)
+		get_key(c, root, lv_key[l], &hier_key);
+	if (!parse_children(c, root, -1, ids, false, capacity, 0))
+		goto fail;
+	if (c->max_cpu + 1 != c->cpus->len) {
+		unsigned missing = 0;
+
+		while (c->seen[missing])
+			missing++;
+		yerr(c, hier_key->start_mark, "CPU %u is not listed (expected CPUs numbered 0..N-1 without gaps: "
+		     "%u CPUs are listed, the highest is %u)", missing, c->cpus->len, c->max_cpu);
+		goto fail;
+	}
+	g_array_sort(c->cpus, cmp_ycpu);
+	t = ss_topology_new(c->cpus->len, c->next_id[LV_NODE]);
+	if (!t) {
+		yerr(c, hier_key->start_mark, "%u CPUs in %u nodes (expected 1..%u CPUs)", c->cpus->len,
+		     c->next_id[LV_NODE], SS_MAX_CPUS);
+		goto fail;
+	}
+	for (unsigned i = 0; i < c->cpus->len; i++) {
+		const struct ycpu *y = &g_array_index(c->cpus, struct ycpu, i);
+		struct ss_cpu_topo *ct = &t->cpu[i];
+
+		ct->package = y->id[LV_PACKAGE];
+		ct->node = y->id[LV_NODE];
+		ct->die = y->id[LV_DIE];
+		ct->llc = y->id[LV_LLC];
+		ct->cluster = y->id[LV_CLUSTER];
+		ct->core = y->id[LV_CORE];
+		ct->capacity = y->capacity;
+	}
+	t->name = name;
+	t->vendor = vendor;
+	t->description = description;
+	name = vendor = description = NULL;
+	t->file = g_strdup(c->file);
+	/* RECLAIM_DISTANCE, or 32 as init_amd_zn() sets on AMD Zen */
+	t->node_reclaim_distance = reclaim_given ? reclaim : !strcmp(t->vendor, "amd") ? 32 : 30;
+	if ((v = get_key(c, root, "frequency", NULL)) && !parse_frequency(c, v, t))
+		goto fail;
+	if ((v = get_key(c, root, "costs", NULL)) && !parse_costs(c, v, t))
+		goto fail;
+	if ((v = get_key(c, root, "numa", NULL)) && !parse_numa(c, v, t))
+		goto fail;
+	if (ss_topology_build(t, &berr)) {
+		/* cannot happen for a file that passed the checks above; report it anyway */
+		yerr(c, hier_key->start_mark, "%s", berr->message);
+		g_error_free(berr);
+		goto fail;
+	}
+	return t;
+fail:
+	g_free(name);
+	g_free(vendor);
+	g_free(description);
+	ss_topology_free(t);
+	return NULL;
+}
+
+/* line:col (1-based) of a byte offset, for libyaml reader errors */
+static yaml_mark_t offset_mark(const char *buf, size_t len, size_t off)
+{
+	yaml_mark_t m = { 0, 0, 0 };
+
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else {
+			m.column++;
+		}
+	}
+	m.index = off;
+	return m;
+}
+
+struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const char *name, GError **err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc, doc2;
+	struct yctx c = { 0 };
+	struct ss_topology *t = NULL;
+	yaml_node_t *root;
+
+	if (!name)
+		name = "<string>";
+	if (!yaml) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "%s: no YAML text given", name);
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: out of memory starting the YAML parser", name);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_mark_t m = parser.problem_mark;
+
+		if (parser.error == YAML_READER_ERROR)
+			m = offset_mark(yaml, len, parser.problem_offset);
+		if (parser.context)
+			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (%s at %zu:%zu)", name,
+				    m.line + 1, m.column + 1, parser.problem ? parser.problem : "syntax error",
+				    parser.context, parser.context_mark.line + 1, parser.context_mark.column + 1);
+		else
+			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (expected well-formed "
+				    "YAML)", name, m.line + 1, m.column + 1,
+				    parser.problem ? parser.problem : "syntax error");
+		yaml_parser_delete(&parser);
+		return NULL;
+	}
+	c.file = name;
+	c.doc = &doc;
+	c.err = err;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		yaml_mark_t m = { 0, 0, 0 };
+
+		yerr(&c, m, "the file holds no YAML document (expected a machine: name, vendor, numa, packages)");
+		goto out;
+	}
+	if (yaml_parser_load(&parser, &doc2)) {
+		bool more = yaml_document_get_root_node(&doc2) != NULL;
+		yaml_mark_t m = doc2.start_mark;
+
+		yaml_document_delete(&doc2);
+		if (more) {
+			yerr(&c, m, "a second YAML document (expected one machine per file)");
+			goto out;
+		}
+	} else {
+		yaml_mark_t m = parser.problem_mark;
+
+		if (parser.error == YAML_READER_ERROR)
+			m = offset_mark(yaml, len, parser.problem_offset);
+		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (expected well-formed YAML)",
+			    name, m.line + 1, m.column + 1, parser.problem ? parser.problem : "syntax error");
+		c.failed = true;
+		goto out;
+	}
+	c.cpus = g_array_new(FALSE, FALSE, sizeof(struct ycpu));
+	c.first_mark = g_new0(yaml_mark_t, SS_MAX_CPUS);
+	c.seen = g_new0(bool, SS_MAX_CPUS);
+	c.scratch = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+	t = parse_machine(&c, root);
+	g_array_free(c.cpus, TRUE);
+	g_free(c.first_mark);
+	g_free(c.seen);
+	g_free(c.scratch);
+out:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return t;
+}
+
+struct ss_topology *ss_topology_load(const char *path, GError **err)
+{
+	char *buf = NULL;
+	gsize len = 0;
+	GError *ioerr = NULL;
+	struct ss_topology *t;
+
+	if (!path) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "ss_topology_load: no file name");
+		return NULL;
+	}
+	if (!g_file_get_contents(path, &buf, &len, &ioerr)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read the topology file: %s", path, ioerr->message);
+		g_error_free(ioerr);
+		return NULL;
+	}
+	t = ss_topology_load_string(buf, len, path, err);
+	g_free(buf);
+	return t;
+}
