@@ -648,6 +648,12 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	r->nr_cpus = sim->nr_cpus;
 	r->nr_allowed_cpus = ss_cpumask_weight(sim->allowed_mask, sim->nr_words);
 	r->instance_unit = g_strdup(ss_workload_instance_unit(cfg->wl));
+	{
+		const struct ss_wl_metric *m = ss_workload_metric(cfg->wl);
+		r->metric_name = g_strdup(m->name);
+		r->metric_unit = g_strdup(m->unit);
+		r->higher_is_better = m->higher_is_better;
+	}
 	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
 	r->nr_llcs = t->nr_llc_shared;
 	r->llc = g_new0(struct ss_llc_stats, r->nr_llcs);
@@ -686,6 +692,109 @@ void ss_results_free(struct ss_results *r)
 	g_free(r->llc);
 	g_free(r->cpu);
 	g_free(r);
+}
+
+struct spread_key {
+	unsigned cpu, k[5];
+};
+
+static int spread_cmp(const void *a, const void *b)
+{
+	const struct spread_key *x = a, *y = b;
+	for (int i = 0; i < 5; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/*
+ * Where tasks without a start_cpu start: the allowed CPUs in an order that
+ * spreads consecutive tasks as far apart as the machine allows — across NUMA
+ * nodes first, then LLCs of a node, clusters of an LLC, cores of a cluster,
+ * SMT siblings last. It stands in for fork balancing (find_idlest_cpu() over
+ * SD_BALANCE_FORK domains), which this version does not model: on an idle
+ * machine that too sends each new task to the idlest group of the widest
+ * domain. Task i starts on order[i % nr_allowed].
+ */
+static unsigned *spread_order(struct ss_sim *sim, unsigned nr_allowed)
+{
+	const struct ss_topology *t = sim->topo;
+	unsigned n = sim->nr_cpus;
+	struct spread_key *keys = g_new0(struct spread_key, nr_allowed ? nr_allowed : 1);
+	/* rank of each CPU within its parent, counted over allowed CPUs in id order */
+	unsigned *thr = g_new0(unsigned, n), *core_in_cls = g_new0(unsigned, n), *cls_in_llc = g_new0(unsigned, n),
+		 *llc_in_node = g_new0(unsigned, n), *node_pos = g_new0(unsigned, n);
+	unsigned *seen_core = g_new0(unsigned, n), *seen_cls = g_new0(unsigned, n), *seen_llc = g_new0(unsigned, n),
+		 *seen_node = g_new0(unsigned, n);
+	int *first_core = g_new(int, n), *first_cls = g_new(int, n), *first_llc = g_new(int, n);
+	unsigned *order = g_new0(unsigned, nr_allowed ? nr_allowed : 1), k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		first_core[i] = first_cls[i] = first_llc[i] = -1;
+	for (unsigned c = 0; c < n; c++) {
+		const struct ss_cpu_topo *ct = &t->cpu[c];
+		if (!ss_cpumask_test(sim->allowed_mask, c))
+			continue;
+		thr[c] = seen_core[ct->core]++;
+		if (first_core[ct->core] < 0) {
+			first_core[ct->core] = (int)c;
+			core_in_cls[c] = seen_cls[ct->cluster]++;
+		} else {
+			core_in_cls[c] = core_in_cls[first_core[ct->core]];
+		}
+		if (first_cls[ct->cluster] < 0) {
+			first_cls[ct->cluster] = (int)c;
+			cls_in_llc[c] = seen_llc[ct->llc]++;
+		} else {
+			cls_in_llc[c] = cls_in_llc[first_cls[ct->cluster]];
+		}
+		if (first_llc[ct->llc] < 0) {
+			first_llc[ct->llc] = (int)c;
+			llc_in_node[c] = seen_node[ct->node]++;
+		} else {
+			llc_in_node[c] = llc_in_node[first_llc[ct->llc]];
+		}
+		keys[k].cpu = c;
+		k++;
+	}
+	/* position within the node: siblings last, then core in cluster, cluster in LLC, LLC in node */
+	for (unsigned i = 0; i < k; i++) {
+		unsigned c = keys[i].cpu;
+		keys[i].k[0] = thr[c];
+		keys[i].k[1] = core_in_cls[c];
+		keys[i].k[2] = cls_in_llc[c];
+		keys[i].k[3] = llc_in_node[c];
+		keys[i].k[4] = t->cpu[c].node;
+	}
+	qsort(keys, k, sizeof *keys, spread_cmp);
+	/* interleave nodes: the j-th CPU of every node before the (j+1)-th of any */
+	for (unsigned i = 0; i < k; i++)
+		node_pos[keys[i].cpu] = seen_node[t->cpu[keys[i].cpu].node] = 0;
+	for (unsigned i = 0; i < k; i++)
+		node_pos[keys[i].cpu] = seen_node[t->cpu[keys[i].cpu].node]++;
+	for (unsigned i = 0; i < k; i++) {
+		unsigned c = keys[i].cpu;
+		keys[i].k[0] = node_pos[c];
+		keys[i].k[1] = t->cpu[c].node;
+		keys[i].k[2] = keys[i].k[3] = keys[i].k[4] = 0;
+	}
+	qsort(keys, k, sizeof *keys, spread_cmp);
+	for (unsigned i = 0; i < k; i++)
+		order[i] = keys[i].cpu;
+	g_free(keys);
+	g_free(thr);
+	g_free(core_in_cls);
+	g_free(cls_in_llc);
+	g_free(llc_in_node);
+	g_free(node_pos);
+	g_free(seen_core);
+	g_free(seen_cls);
+	g_free(seen_llc);
+	g_free(seen_node);
+	g_free(first_core);
+	g_free(first_cls);
+	g_free(first_llc);
+	return order;
 }
 
 static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError **err)
@@ -754,6 +863,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	ss_balance_init(sim);
 
 	/* tasks */
+	g_autofree unsigned *spread = spread_order(sim, nr_allowed);
 	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
@@ -776,11 +886,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			}
 			p->cpu = wt->start_cpu;
 		} else {
-			/* default: tasks spread round robin over the allowed CPUs in task order */
-			unsigned k = i % nr_allowed, c = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
-			while (k--)
-				c = ss_cpumask_next(sim->allowed_mask, sim->nr_cpus, c + 1);
-			p->cpu = (int32_t)c;
+			p->cpu = (int32_t)spread[i % nr_allowed];
 		}
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
 	}
@@ -800,7 +906,9 @@ static void start_tasks(struct ss_sim *sim)
 		ss_update_rq_clock(sim, rq);
 		ss_init_entity_runnable_average(&p->avg, p->se.weight);
 		ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
-		enqueue_task(sim, rq, p, true);
+		/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
+		 * second place_entity() gives a full-slice deadline: initial=false */
+		enqueue_task(sim, rq, p, false);
 		if (!rq->curr)
 			schedule(sim, rq);
 		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
@@ -820,6 +928,12 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 	}
 	if (!cfg->duration_ns) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--duration must be greater than 0");
+		return NULL;
+	}
+	if (strcmp(ss_workload_metric(cfg->wl)->unit, "transactions/s") != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "workload %s: metric unit '%s' is not measured by this version (it reports transactions/s from transaction marks)",
+			    ss_workload_name(cfg->wl), ss_workload_metric(cfg->wl)->unit);
 		return NULL;
 	}
 	if (!sim_init(&sim, cfg, err))

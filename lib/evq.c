@@ -1,59 +1,64 @@
 /*
- * The event queue: a binary min-heap of pointers to events embedded in their
- * owners, ordered by (time, class, cpu, sequence). Capacity is fixed at init
- * (every event that can exist is embedded somewhere), so the hot path never
- * allocates; cancel/reschedule are O(log n) through heap_idx.
+ * The event queue: a 4-ary min-heap of (time, key, event) slots, the events
+ * embedded in their owners, ordered by (time, class, cpu, sequence). The keys
+ * live in the heap array itself, so sifting never dereferences an event;
+ * capacity is fixed at init (every event that can exist is embedded
+ * somewhere), so the hot path never allocates; cancel and reschedule are
+ * O(log n) through the event's heap_idx.
  */
 #include "ss_sched.h"
 
 #include <glib.h>
 
-static inline bool ev_before(const struct ss_event *a, const struct ss_event *b)
+#define ARITY 4
+
+static inline bool slot_before(const struct ss_evq_slot *a, const struct ss_evq_slot *b)
 {
 	return a->time < b->time || (a->time == b->time && a->key < b->key);
 }
 
-static inline void heap_set(struct ss_evq *q, uint32_t i, struct ss_event *ev)
+static inline void heap_put(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
-	q->heap[i] = ev;
-	ev->heap_idx = i;
+	q->heap[i] = s;
+	s.ev->heap_idx = i;
 }
 
-static void sift_up(struct ss_evq *q, uint32_t i)
+static void sift_up(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
-	struct ss_event *ev = q->heap[i];
 	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-		if (!ev_before(ev, q->heap[parent]))
+		uint32_t parent = (i - 1) / ARITY;
+		if (!slot_before(&s, &q->heap[parent]))
 			break;
-		heap_set(q, i, q->heap[parent]);
+		heap_put(q, i, q->heap[parent]);
 		i = parent;
 	}
-	heap_set(q, i, ev);
+	heap_put(q, i, s);
 }
 
-static void sift_down(struct ss_evq *q, uint32_t i)
+static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
-	struct ss_event *ev = q->heap[i];
+	uint32_t n = q->nr;
 	for (;;) {
-		uint32_t l = 2 * i + 1, m;
-		if (l >= q->nr)
+		uint32_t first = ARITY * i + 1, m, end;
+		if (first >= n)
 			break;
-		m = l;
-		if (l + 1 < q->nr && ev_before(q->heap[l + 1], q->heap[l]))
-			m = l + 1;
-		if (!ev_before(q->heap[m], ev))
+		end = first + ARITY < n ? first + ARITY : n;
+		m = first;
+		for (uint32_t c = first + 1; c < end; c++)
+			if (slot_before(&q->heap[c], &q->heap[m]))
+				m = c;
+		if (!slot_before(&q->heap[m], &s))
 			break;
-		heap_set(q, i, q->heap[m]);
+		heap_put(q, i, q->heap[m]);
 		i = m;
 	}
-	heap_set(q, i, ev);
+	heap_put(q, i, s);
 }
 
 void ss_evq_init(struct ss_evq *q, uint32_t cap)
 {
-	q->heap = g_new0(struct ss_event *, cap ? cap : 1);
 	q->cap = cap ? cap : 1;
+	q->heap = g_new0(struct ss_evq_slot, q->cap);
 	q->nr = 0;
 	q->seq = 0;
 }
@@ -65,6 +70,15 @@ void ss_evq_destroy(struct ss_evq *q)
 	q->nr = q->cap = 0;
 }
 
+/* Re-place slot i after its key changed. */
+static void fix(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
+{
+	if (i > 0 && slot_before(&s, &q->heap[(i - 1) / ARITY]))
+		sift_up(q, i, s);
+	else
+		sift_down(q, i, s);
+}
+
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
 {
 	uint32_t i = ev->heap_idx;
@@ -74,32 +88,33 @@ void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
 	q->nr--;
 	if (i == q->nr)
 		return;
-	struct ss_event *last = q->heap[q->nr];
-	heap_set(q, i, last);
-	if (i > 0 && ev_before(last, q->heap[(i - 1) / 2]))
-		sift_up(q, i);
-	else
-		sift_down(q, i);
+	fix(q, i, q->heap[q->nr]);
 }
 
 void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu)
 {
-	if (ev->heap_idx != SS_EV_IDLE)
-		ss_evq_cancel(q, ev);
-	g_assert(q->nr < q->cap);
+	struct ss_evq_slot s;
 	ev->time = t;
 	ev->cls = (uint16_t)cls;
 	ev->key = ((uint64_t)cls << 56) | ((uint64_t)(cpu & 0xffff) << 40) | (q->seq++ & ((UINT64_C(1) << 40) - 1));
-	q->heap[q->nr] = ev;
-	ev->heap_idx = q->nr++;
-	sift_up(q, ev->heap_idx);
+	s.time = t;
+	s.key = ev->key;
+	s.ev = ev;
+	if (ev->heap_idx != SS_EV_IDLE) {
+		fix(q, ev->heap_idx, s);   /* move in place */
+		return;
+	}
+	g_assert(q->nr < q->cap);
+	sift_up(q, q->nr++, s);
 }
 
 struct ss_event *ss_evq_pop(struct ss_evq *q)
 {
 	if (!q->nr)
 		return NULL;
-	struct ss_event *ev = q->heap[0];
-	ss_evq_cancel(q, ev);
+	struct ss_event *ev = q->heap[0].ev;
+	ev->heap_idx = SS_EV_IDLE;
+	if (--q->nr)
+		sift_down(q, 0, q->heap[q->nr]);
 	return ev;
 }

@@ -117,7 +117,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
 	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
 	cJSON_AddNumberToObject(o, "value", throughput(r));
-	cJSON_AddBoolToObject(o, "higher_is_better", 1);
+	cJSON_AddBoolToObject(o, "higher_is_better", r->higher_is_better);
 
 	o = cJSON_AddObjectToObject(root, "throughput");
 	cJSON_AddNumberToObject(o, "transactions", (double)r->transactions);

@@ -54,8 +54,13 @@ struct ss_event {
 	uint32_t owner;     /* task id or cpu */
 };
 
+struct ss_evq_slot {
+	uint64_t time, key;
+	struct ss_event *ev;
+};
+
 struct ss_evq {
-	struct ss_event **heap;
+	struct ss_evq_slot *heap;
 	uint32_t nr, cap;
 	uint64_t seq;
 };
