@@ -66,7 +66,7 @@ void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq)
 	if (!delta)
 		return;
 	rq->clock = sim->now;
-	rq->pclk.clock_task += delta;
+	/* clock_task advances by delta inside (no IRQ/steal time modelled) */
 	ss_update_rq_clock_pelt(&rq->pclk, delta, rq->curr == NULL, rq->capacity,
 				(unsigned long)sim->params.freq_capacity);
 }
@@ -417,6 +417,8 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			return;
 		}
 		ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+		if (sim->trace)
+			sim->trace(sim->trace_ctx, sim->now, p->id, &a);
 		switch (a.kind) {
 		case SS_ACT_RUN:
 			if (!a.ns)
@@ -807,6 +809,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->nr_cpus = t->nr_cpus;
 	sim->nr_words = t->nr_words;
 	sim->params = cfg->params;
+	sim->trace = cfg->trace;
+	sim->trace_ctx = cfg->trace_ctx;
 	sim->policy = ss_policy_find(cfg->policy ? cfg->policy : "sis_util");
 	if (!sim->policy) {
 		GString *names = g_string_new(NULL);

@@ -232,6 +232,8 @@ struct ss_sim {
 	unsigned sample_idx, max_samples;
 	uint64_t actions_without_time;
 	GError *fatal;                 /* set when the run must abort */
+	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
+	void *trace_ctx;
 };
 
 static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)

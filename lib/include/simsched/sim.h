@@ -30,6 +30,14 @@ struct ss_run_config {
 	uint64_t warmup_ns;               /* simulated before the window; statistics reset at its end */
 	uint64_t sample_ns;               /* interval of the time series (nr_idle_scan, util); 0 = 100 ms */
 	const char *nodes;                /* NUMA node list like numactl -N ("0-1"), NULL = all */
+	/**
+	 * Optional: called for every action a task's program takes, at the
+	 * simulated time (ns) it takes it, with the task index of the plan
+	 * (instance-major, docs/workloads.md). For tests and debugging; it must
+	 * not call back into the library.
+	 */
+	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
+	void *trace_ctx;
 };
 
 /**
