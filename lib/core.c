@@ -122,13 +122,27 @@ static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ tick */
 
+/*
+ * Ticks. Every busy CPU ticks on jiffy boundaries (the tick is stopped on
+ * idle entry: NOHZ idle). All of one boundary's ticks are handled by one
+ * event that walks the mask of ticking CPUs in CPU order — the order the
+ * per-CPU tick events of the same instant would have in the queue — which
+ * keeps the queue small.
+ */
 static void start_tick(struct ss_sim *sim, struct ss_rq *rq)
 {
 	/* tick_nohz_idle_exit(): the periodic tick resumes at the next jiffy boundary */
-	if (!ss_ev_queued(&rq->ev_tick)) {
-		uint64_t next = (sim->now / sim->tick_nsec + 1) * sim->tick_nsec;
-		ss_evq_schedule(&sim->evq, &rq->ev_tick, next, SS_EV_TICK, rq->cpu);
-	}
+	if (ss_cpumask_test(sim->ticking, rq->cpu))
+		return;
+	ss_cpumask_set(sim->ticking, rq->cpu);
+	rq->tick_from = (sim->now / sim->tick_nsec + 1) * sim->tick_nsec;
+	if (!ss_ev_queued(&sim->ev_jiffy))
+		ss_evq_schedule(&sim->evq, &sim->ev_jiffy, rq->tick_from, SS_EV_TICK, 0);
+}
+
+static void stop_tick(struct ss_sim *sim, struct ss_rq *rq)
+{
+	ss_cpumask_clear_cpu(sim->ticking, rq->cpu);
 }
 
 /* ------------------------------------------------------------ schedule */
@@ -160,7 +174,7 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	/* update_idle_rq_clock_pelt() */
 	ss_update_idle_rq_clock_pelt(&rq->pclk, rq->cfs_avg.avg.util_sum);
 	/* the idle loop stops the tick: tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle() */
-	ss_evq_cancel(&sim->evq, &rq->ev_tick);
+	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
 	rq->idle_since = sim->now;
@@ -508,10 +522,23 @@ static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
 	ss_update_rq_clock(sim, rq);
 	resched = ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, rq->curr, SS_UPDATE_TG);
-	ss_evq_schedule(&sim->evq, &rq->ev_tick, sim->now + sim->tick_nsec, SS_EV_TICK, rq->cpu);
 	ss_trigger_load_balance(sim, rq);
 	if (resched)
 		resched_curr(sim, rq);
+}
+
+/* One jiffy boundary: scheduler_tick() on every ticking CPU, in CPU order. */
+static void handle_jiffy(struct ss_sim *sim)
+{
+	uint64_t *snap = sim->scratch_mask2;
+	ss_cpumask_copy(snap, sim->ticking, sim->nr_words);
+	for (unsigned c = ss_cpumask_first(snap, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_next(snap, sim->nr_cpus, c + 1)) {
+		struct ss_rq *rq = &sim->rq[c];
+		if (sim->now >= rq->tick_from && ss_cpumask_test(sim->ticking, c))
+			handle_tick(sim, rq);
+	}
+	if (!ss_cpumask_empty(sim->ticking, sim->nr_words))
+		ss_evq_schedule(&sim->evq, &sim->ev_jiffy, sim->now + sim->tick_nsec, SS_EV_TICK, 0);
 }
 
 static void sample_series(struct ss_sim *sim)
@@ -630,6 +657,7 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->scratch_mask);
 	g_free(sim->scratch_mask2);
 	g_free(sim->nohz_idle_cpus_mask);
+	g_free(sim->ticking);
 	g_clear_error(&sim->fatal);
 }
 
@@ -837,6 +865,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->scratch_mask = g_new0(uint64_t, sim->nr_words);
 	sim->scratch_mask2 = g_new0(uint64_t, sim->nr_words);
 	sim->nohz_idle_cpus_mask = g_new0(uint64_t, sim->nr_words);
+	sim->ticking = g_new0(uint64_t, sim->nr_words);
 	if (!parse_nodes(sim, cfg->nodes, err))
 		return false;
 	nr_allowed = ss_cpumask_weight(sim->allowed_mask, sim->nr_words);
@@ -858,12 +887,12 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->wake_avg_idle = rq->avg_idle;
 		rq->max_idle_balance_cost = sim->params.migration_cost_ns;
 		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
-		rq->ev_run_end.heap_idx = rq->ev_tick.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = SS_EV_IDLE;
-		rq->ev_run_end.owner = rq->ev_tick.owner = rq->ev_resched.owner = rq->ev_ilb.owner = c;
+		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = SS_EV_IDLE;
+		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = c;
 	}
 	sim->llc_shared = g_new0(struct ss_sd_shared, t->nr_llc_shared ? t->nr_llc_shared : 1);
-	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
-	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = SS_EV_IDLE;
+	ss_evq_init(&sim->evq, 3 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
+	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
 
 	/* tasks */
@@ -974,7 +1003,7 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			handle_run_end(&sim, &sim.rq[ev->owner]);
 			break;
 		case SS_EV_TICK:
-			handle_tick(&sim, &sim.rq[ev->owner]);
+			handle_jiffy(&sim);
 			break;
 		case SS_EV_ILB: {
 			struct ss_rq *rq = &sim.rq[ev->owner];

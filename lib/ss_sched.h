@@ -32,7 +32,7 @@ enum ss_ev_class {
 	SS_EV_TIMER,     /* a sleeping task's timer fires */
 	SS_EV_RESCHED,   /* a reschedule IPI reaches a CPU */
 	SS_EV_RUN_END,   /* the running task's burst ends: run its program on */
-	SS_EV_TICK,      /* scheduler_tick() on a busy CPU */
+	SS_EV_TICK,      /* a jiffy boundary: scheduler_tick() on every busy CPU */
 	SS_EV_ILB,       /* the NOHZ idle-balance kick reaches the chosen idle CPU */
 	SS_EV_SAMPLE,    /* time-series sample */
 	SS_EV_CONTROL,   /* end of warmup, end of run */
@@ -145,7 +145,8 @@ struct ss_rq {
 	bool nohz_tick_stopped;
 	bool has_blocked_load;
 	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
-	struct ss_event ev_run_end, ev_tick, ev_resched, ev_ilb;
+	struct ss_event ev_run_end, ev_resched, ev_ilb;
+	uint64_t tick_from;            /* ns: first jiffy boundary this CPU ticks at after going busy */
 	unsigned distribute_prev;      /* cpumask_any_distribute() state */
 };
 
@@ -227,7 +228,8 @@ struct ss_sim {
 	bool measuring;
 	uint64_t measure_start;
 	struct ss_results *res;
-	struct ss_event ev_sample, ev_warmup, ev_stop;
+	struct ss_event ev_sample, ev_warmup, ev_stop, ev_jiffy;
+	uint64_t *ticking;             /* CPUs whose tick runs (busy CPUs) */
 	uint64_t end_time;
 	unsigned sample_idx, max_samples;
 	uint64_t actions_without_time;
