@@ -35,19 +35,40 @@ static void sift_up(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 	heap_put(q, i, s);
 }
 
+static inline unsigned __int128 prio(const struct ss_evq_slot *a)
+{
+	return ((unsigned __int128)a->time << 64) | a->key;
+}
+
 static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
 	uint32_t n = q->nr;
+	unsigned __int128 sp = prio(&s);
 	for (;;) {
-		uint32_t first = ARITY * i + 1, m, end;
+		uint32_t first = ARITY * i + 1, m;
+		unsigned __int128 mp;
 		if (first >= n)
 			break;
-		end = first + ARITY < n ? first + ARITY : n;
 		m = first;
-		for (uint32_t c = first + 1; c < end; c++)
-			if (slot_before(&q->heap[c], &q->heap[m]))
-				m = c;
-		if (!slot_before(&q->heap[m], &s))
+		mp = prio(&q->heap[first]);
+		if (first + ARITY <= n) {
+			/* all four children: select the minimum without branches */
+			for (uint32_t c = first + 1; c < first + ARITY; c++) {
+				unsigned __int128 cp = prio(&q->heap[c]);
+				bool lt = cp < mp;
+				m = lt ? c : m;
+				mp = lt ? cp : mp;
+			}
+		} else {
+			for (uint32_t c = first + 1; c < n; c++) {
+				unsigned __int128 cp = prio(&q->heap[c]);
+				if (cp < mp) {
+					m = c;
+					mp = cp;
+				}
+			}
+		}
+		if (mp >= sp)
 			break;
 		heap_put(q, i, q->heap[m]);
 		i = m;
