@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -166,6 +167,17 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 
+	if (json_path) {
+		/* refuse before simulating, rather than lose the run at the end */
+		g_autofree char *dir = g_path_get_dirname(json_path);
+		if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || access(dir, W_OK) != 0 ||
+		    g_file_test(json_path, G_FILE_TEST_IS_DIR)) {
+			fprintf(stderr, "simsched: --json %s: cannot write there (directory missing or not writable, or a directory of that name)\n",
+				json_path);
+			g_strfreev(sets);
+			return 2;
+		}
+	}
 	struct ss_topology *t = ss_topology_load(topo_path, &err);
 	if (!t) {
 		g_strfreev(sets);

@@ -304,7 +304,7 @@ bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError
 	 * fsyncs and renames it over path. */
 	GError *e = NULL;
 	if (!g_file_set_contents(path, data, (gssize)len, &e)) {
-		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s", e->message);
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot write the result file (%s)", path, e->message);
 		g_error_free(e);
 		return false;
 	}
