@@ -725,106 +725,104 @@ void ss_results_free(struct ss_results *r)
 }
 
 struct spread_key {
-	unsigned cpu, k[5];
+	unsigned cpu, k[4];
 };
 
 static int spread_cmp(const void *a, const void *b)
 {
 	const struct spread_key *x = a, *y = b;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 4; i++)
 		if (x->k[i] != y->k[i])
 			return x->k[i] < y->k[i] ? -1 : 1;
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
 /*
- * Where tasks without a start_cpu start: the allowed CPUs in an order that
- * spreads consecutive tasks as far apart as the machine allows — across NUMA
- * nodes first, then LLCs of a node, clusters of an LLC, cores of a cluster,
- * SMT siblings last. It stands in for fork balancing (find_idlest_cpu() over
- * SD_BALANCE_FORK domains), which this version does not model: on an idle
- * machine that too sends each new task to the idlest group of the widest
- * domain. Task i starts on order[i % nr_allowed].
+ * Where tasks without a start_cpu start. Instances are spread over the LLCs
+ * (taken round robin, interleaving NUMA nodes), and the tasks of one instance
+ * start in the same LLC, each on the next CPU of that LLC in an order that
+ * spreads over clusters, then cores, SMT siblings last. This stands in for
+ * what fork balancing (find_idlest_cpu() over SD_BALANCE_FORK domains) and
+ * the load balancer, neither of which moves tasks in this version, leave
+ * behind on an otherwise idle machine: communicating tasks pulled together by
+ * wake_affine(), instances spread out. Returns the start CPU of each task.
  */
-static unsigned *spread_order(struct ss_sim *sim, unsigned nr_allowed)
+static unsigned *start_cpus(struct ss_sim *sim, unsigned nr_allowed)
 {
 	const struct ss_topology *t = sim->topo;
-	unsigned n = sim->nr_cpus;
+	unsigned n = sim->nr_cpus, k = 0, nr_llc = 0;
 	struct spread_key *keys = g_new0(struct spread_key, nr_allowed ? nr_allowed : 1);
-	/* rank of each CPU within its parent, counted over allowed CPUs in id order */
-	unsigned *thr = g_new0(unsigned, n), *core_in_cls = g_new0(unsigned, n), *cls_in_llc = g_new0(unsigned, n),
-		 *llc_in_node = g_new0(unsigned, n), *node_pos = g_new0(unsigned, n);
-	unsigned *seen_core = g_new0(unsigned, n), *seen_cls = g_new0(unsigned, n), *seen_llc = g_new0(unsigned, n),
-		 *seen_node = g_new0(unsigned, n);
-	int *first_core = g_new(int, n), *first_cls = g_new(int, n), *first_llc = g_new(int, n);
-	unsigned *order = g_new0(unsigned, nr_allowed ? nr_allowed : 1), k = 0;
+	unsigned *rank_thr = g_new0(unsigned, n), *rank_core = g_new0(unsigned, n), *rank_cls = g_new0(unsigned, n);
+	unsigned *seen_core = g_new0(unsigned, n), *seen_cls = g_new0(unsigned, n), *seen_llc = g_new0(unsigned, n);
+	unsigned *seen_node = g_new0(unsigned, n);
+	int *first_core = g_new(int, n), *first_cls = g_new(int, n), *llc_slot = g_new(int, n);
+	unsigned *llc_first = g_new0(unsigned, n), *llc_size = g_new0(unsigned, n), *llc_next = g_new0(unsigned, n);
+	struct spread_key *llcs = g_new0(struct spread_key, n);
+	unsigned *start = g_new0(unsigned, sim->nr_tasks ? sim->nr_tasks : 1);
 
 	for (unsigned i = 0; i < n; i++)
-		first_core[i] = first_cls[i] = first_llc[i] = -1;
+		first_core[i] = first_cls[i] = llc_slot[i] = -1;
+	/* ranks within the parent, over allowed CPUs in id order */
 	for (unsigned c = 0; c < n; c++) {
 		const struct ss_cpu_topo *ct = &t->cpu[c];
 		if (!ss_cpumask_test(sim->allowed_mask, c))
 			continue;
-		thr[c] = seen_core[ct->core]++;
+		rank_thr[c] = seen_core[ct->core]++;
 		if (first_core[ct->core] < 0) {
 			first_core[ct->core] = (int)c;
-			core_in_cls[c] = seen_cls[ct->cluster]++;
+			rank_core[c] = seen_cls[ct->cluster]++;
 		} else {
-			core_in_cls[c] = core_in_cls[first_core[ct->core]];
+			rank_core[c] = rank_core[first_core[ct->core]];
 		}
 		if (first_cls[ct->cluster] < 0) {
 			first_cls[ct->cluster] = (int)c;
-			cls_in_llc[c] = seen_llc[ct->llc]++;
+			rank_cls[c] = seen_llc[ct->llc]++;
 		} else {
-			cls_in_llc[c] = cls_in_llc[first_cls[ct->cluster]];
+			rank_cls[c] = rank_cls[first_cls[ct->cluster]];
 		}
-		if (first_llc[ct->llc] < 0) {
-			first_llc[ct->llc] = (int)c;
-			llc_in_node[c] = seen_node[ct->node]++;
-		} else {
-			llc_in_node[c] = llc_in_node[first_llc[ct->llc]];
+		if (llc_slot[ct->llc] < 0) {
+			/* LLC order: the j-th LLC of every node before the (j+1)-th of any */
+			llc_slot[ct->llc] = (int)nr_llc;
+			llcs[nr_llc].cpu = ct->llc;
+			llcs[nr_llc].k[0] = seen_node[ct->node]++;
+			llcs[nr_llc].k[1] = ct->node;
+			nr_llc++;
 		}
 		keys[k].cpu = c;
+		keys[k].k[0] = ct->llc;
+		keys[k].k[1] = rank_thr[c];
+		keys[k].k[2] = rank_core[c];
+		keys[k].k[3] = rank_cls[c];
 		k++;
 	}
-	/* position within the node: siblings last, then core in cluster, cluster in LLC, LLC in node */
-	for (unsigned i = 0; i < k; i++) {
-		unsigned c = keys[i].cpu;
-		keys[i].k[0] = thr[c];
-		keys[i].k[1] = core_in_cls[c];
-		keys[i].k[2] = cls_in_llc[c];
-		keys[i].k[3] = llc_in_node[c];
-		keys[i].k[4] = t->cpu[c].node;
-	}
+	/* CPUs grouped by LLC, each LLC in spread order */
 	qsort(keys, k, sizeof *keys, spread_cmp);
-	/* interleave nodes: the j-th CPU of every node before the (j+1)-th of any */
-	for (unsigned i = 0; i < k; i++)
-		node_pos[keys[i].cpu] = seen_node[t->cpu[keys[i].cpu].node] = 0;
-	for (unsigned i = 0; i < k; i++)
-		node_pos[keys[i].cpu] = seen_node[t->cpu[keys[i].cpu].node]++;
-	for (unsigned i = 0; i < k; i++) {
-		unsigned c = keys[i].cpu;
-		keys[i].k[0] = node_pos[c];
-		keys[i].k[1] = t->cpu[c].node;
-		keys[i].k[2] = keys[i].k[3] = keys[i].k[4] = 0;
+	for (unsigned i = k; i-- > 0;) {
+		llc_first[keys[i].k[0]] = i;
+		llc_size[keys[i].k[0]]++;
 	}
-	qsort(keys, k, sizeof *keys, spread_cmp);
-	for (unsigned i = 0; i < k; i++)
-		order[i] = keys[i].cpu;
+	qsort(llcs, nr_llc, sizeof *llcs, spread_cmp);
+	for (unsigned i = 0; i < sim->nr_tasks; i++) {
+		unsigned llc = llcs[sim->plan->task[i].instance % nr_llc].cpu;
+		start[i] = keys[llc_first[llc] + llc_next[llc]].cpu;
+		llc_next[llc] = (llc_next[llc] + 1) % llc_size[llc];
+	}
 	g_free(keys);
-	g_free(thr);
-	g_free(core_in_cls);
-	g_free(cls_in_llc);
-	g_free(llc_in_node);
-	g_free(node_pos);
+	g_free(rank_thr);
+	g_free(rank_core);
+	g_free(rank_cls);
 	g_free(seen_core);
 	g_free(seen_cls);
 	g_free(seen_llc);
 	g_free(seen_node);
 	g_free(first_core);
 	g_free(first_cls);
-	g_free(first_llc);
-	return order;
+	g_free(llc_slot);
+	g_free(llc_first);
+	g_free(llc_size);
+	g_free(llc_next);
+	g_free(llcs);
+	return start;
 }
 
 static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError **err)
@@ -896,7 +894,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	ss_balance_init(sim);
 
 	/* tasks */
-	g_autofree unsigned *spread = spread_order(sim, nr_allowed);
+	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
 	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
@@ -919,7 +917,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			}
 			p->cpu = wt->start_cpu;
 		} else {
-			p->cpu = (int32_t)spread[i % nr_allowed];
+			p->cpu = (int32_t)spread[i];
 		}
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
 	}
