@@ -12,10 +12,21 @@
 #include <unistd.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "simsched/error.h"
 #include "simsched/sim.h"
 #include "../lib/ss_sched.h"
+
+/* print the error; a usage error (bad option value) exits 2, others 1 */
+static int fail_lib(GError *e)
+{
+	int code = e && e->domain == SS_ERROR && e->code == SS_ERROR_USAGE ? 2 : 1;
+	fprintf(stderr, "simsched: %s\n", e ? e->message : "error");
+	if (e)
+		g_error_free(e);
+	return code;
+}
 
 static int fail(GError *e, int code)
 {
@@ -23,6 +34,23 @@ static int fail(GError *e, int code)
 	if (e)
 		g_error_free(e);
 	return code;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	GStatBuf sa, sb;
+	if (!a || !b || g_stat(a, &sa) != 0 || g_stat(b, &sb) != 0)
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A time option: a number with a unit (a bare 0 is allowed), at most 10^6 s. */
+static bool parse_time_option(const char *s, uint64_t *ns)
+{
+	size_t n = strlen(s);
+	if (!(n && (g_ascii_isalpha(s[n - 1]) || !strcmp(s, "0"))))
+		return false;
+	return ss_parse_duration(s, ns) && *ns <= UINT64_C(1000000) * 1000000000u;
 }
 
 static int usage(void)
@@ -33,6 +61,7 @@ static int usage(void)
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"  policies  list the wake-placement policies\n"
+		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
 	return 2;
 }
@@ -67,11 +96,21 @@ static int cmd_topo(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
+	if (!topo_path && argc == 2)
+		topo_path = g_strdup(argv[1]);   /* simsched topo FILE */
+	else if (argc > 1) {
+		fprintf(stderr, "simsched: topo: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
 	if (!topo_path) {
 		fprintf(stderr, "simsched: topo needs --topology FILE\n");
 		return 2;
 	}
-	if (json)
+	if (json && format && strcmp(format, "json")) {
+		fprintf(stderr, "simsched: topo: --json and --format %s contradict each other\n", format);
+		return 2;
+	}
+	if (json && !format)
 		format = g_strdup("json");
 	struct ss_topology *t = ss_topology_load(topo_path, &err);
 	if (!t)
@@ -91,7 +130,7 @@ static int cmd_run(int argc, char **argv)
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
 	g_autofree char *format = NULL;
 	gchar **sets = NULL;
-	gint64 seed = 1;
+	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML, see topologies/)", "FILE" },
@@ -101,7 +140,7 @@ static int cmd_run(int argc, char **argv)
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
-		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "random seed (default 1)", "N" },
+		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^64-1 (default 1)", "N" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
 		{ "json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
@@ -124,9 +163,15 @@ static int cmd_run(int argc, char **argv)
 	}
 	for (gchar **s = sets; s && *s; s++) {
 		if (!strcmp(*s, "help")) {
-			char *h = ss_params_help(policy);
-			printf("parameters (--set SECTION.KEY=VALUE):\n%s", h);
+			struct ss_topology *ht = NULL;
+			if (topo_path && !(ht = ss_topology_load(topo_path, &err))) {
+				g_strfreev(sets);
+				return fail(err, 1);
+			}
+			char *h = ss_params_help(policy, ht);
+			printf("parameters (--set SECTION.KEY=VALUE)%s%s:\n%s", ht ? ", defaults for " : "", ht ? ht->name : "", h);
 			g_free(h);
+			ss_topology_free(ht);
 			g_strfreev(sets);
 			return 0;
 		}
@@ -144,24 +189,30 @@ static int cmd_run(int argc, char **argv)
 	struct ss_run_config cfg = { 0 };
 	cfg.policy = policy ? policy : "sis_util";
 	cfg.sched_features = features;
-	cfg.seed = (uint64_t)seed;
+	guint64 seed = 1;
+	if (seed_s && !g_ascii_string_to_unsigned(seed_s, 10, 0, G_MAXUINT64, &seed, NULL)) {
+		fprintf(stderr, "simsched: --seed '%s': expected an integer in 0..18446744073709551615\n", seed_s);
+		g_strfreev(sets);
+		return 2;
+	}
+	cfg.seed = seed;
 	cfg.nodes = nodes;
 	if (!ss_parse_load(load ? load : "100%", &cfg.load_pct_x100)) {
-		fprintf(stderr, "simsched: --load '%s': expected a percentage like 25%% or 200%%, or a fraction like 0.5 (greater than 0)\n", load);
+		fprintf(stderr, "simsched: --load '%s': expected a percentage like 25%% or 200%%, or a fraction like 0.5, from 0.01%% to 10000%%\n", load);
 		g_strfreev(sets);
 		return 2;
 	}
-	if (!ss_parse_duration(duration ? duration : "2s", &cfg.duration_ns) || !cfg.duration_ns) {
-		fprintf(stderr, "simsched: --duration '%s': expected a positive time like 2s, 500ms\n", duration);
+	if (!parse_time_option(duration ? duration : "2s", &cfg.duration_ns) || !cfg.duration_ns) {
+		fprintf(stderr, "simsched: --duration '%s': expected a positive time with a unit (ns, us, ms, s) like 2s or 500ms, at most 10^6 s\n", duration);
 		g_strfreev(sets);
 		return 2;
 	}
-	if (!ss_parse_duration(warmup ? warmup : "1s", &cfg.warmup_ns)) {
-		fprintf(stderr, "simsched: --warmup '%s': expected a time like 1s, 200ms, 0\n", warmup);
+	if (!parse_time_option(warmup ? warmup : "1s", &cfg.warmup_ns)) {
+		fprintf(stderr, "simsched: --warmup '%s': expected a time with a unit (ns, us, ms, s) like 1s or 200ms, or 0, at most 10^6 s\n", warmup);
 		g_strfreev(sets);
 		return 2;
 	}
-	if (sample && (!ss_parse_duration(sample, &cfg.sample_ns) || cfg.sample_ns < 1000000)) {
+	if (sample && (!parse_time_option(sample, &cfg.sample_ns) || cfg.sample_ns < 1000000)) {
 		fprintf(stderr, "simsched: --sample-interval '%s': expected a time of at least 1ms\n", sample);
 		g_strfreev(sets);
 		return 2;
@@ -174,6 +225,11 @@ static int cmd_run(int argc, char **argv)
 		    g_file_test(json_path, G_FILE_TEST_IS_DIR)) {
 			fprintf(stderr, "simsched: --json %s: cannot write there (directory missing or not writable, or a directory of that name)\n",
 				json_path);
+			g_strfreev(sets);
+			return 2;
+		}
+		if (same_file(json_path, topo_path) || same_file(json_path, wl_path)) {
+			fprintf(stderr, "simsched: --json %s: that is an input file of this run (give another result file)\n", json_path);
 			g_strfreev(sets);
 			return 2;
 		}
@@ -205,7 +261,7 @@ static int cmd_run(int argc, char **argv)
 	if (!r) {
 		ss_workload_free(w);
 		ss_topology_free(t);
-		return fail(err, 1);
+		return fail_lib(err);
 	}
 	r->workload_file = g_strdup(wl_path);
 	int rc = 0;
@@ -238,6 +294,10 @@ int main(int argc, char **argv)
 		return cmd_topo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies();
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
+		return 0;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage();
 		return 0;

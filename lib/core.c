@@ -695,8 +695,11 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	}
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_llc_stats *ls = &r->llc[t->cpu[c].llc_index];
-		if (ls->first_cpu == UINT32_MAX)
+		if (ls->first_cpu == UINT32_MAX) {
+			char buf[4096];
 			ls->first_cpu = c;
+			ls->cpus = g_strdup(ss_cpumask_format_list(t->cpu[c].llc_mask, sim->nr_cpus, buf, sizeof buf));
+		}
 		ls->nr_cpus++;
 	}
 	return r;
@@ -716,6 +719,7 @@ void ss_results_free(struct ss_results *r)
 	g_free(r->metric_name);
 	g_free(r->metric_unit);
 	for (unsigned l = 0; r->llc && l < r->nr_llcs; l++) {
+		g_free(r->llc[l].cpus);
 		g_free(r->llc[l].nr_idle_scan_series);
 		g_free(r->llc[l].util_series);
 	}
@@ -911,8 +915,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		if (wt->start_cpu >= 0) {
 			if ((unsigned)wt->start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)wt->start_cpu)) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "task %s: start_cpu %d is not an allowed CPU of %s", wt->path, wt->start_cpu,
-					    t->name);
+					    "workload %s, task %s: start_cpu %d is not a CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
+					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, t->name, sim->nr_cpus - 1);
 				return false;
 			}
 			p->cpu = wt->start_cpu;

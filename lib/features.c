@@ -35,6 +35,7 @@ static int feature_lookup(const char *name)
 bool ss_features_parse(const char *list, ss_features_t *set, GError **err)
 {
 	ss_features_t s = *set;
+	unsigned named = 0;
 	gchar **items = g_strsplit_set(list, ", ", -1);
 	for (gchar **it = items; *it; it++) {
 		const char *name = *it;
@@ -57,12 +58,17 @@ bool ss_features_parse(const char *list, ss_features_t *set, GError **err)
 			g_strfreev(items);
 			return false;
 		}
+		named++;
 		if (on)
 			s |= 1u << f;
 		else
 			s &= ~(1u << f);
 	}
 	g_strfreev(items);
+	if (!named) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "sched features '%s': no feature named (expected e.g. SIS_UTIL,NO_SIS_PROP)", list);
+		return false;
+	}
 	*set = s;
 	return true;
 }

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SS_VERSION "0.1.0"
 
 static const char *const sis_outcome_names[SS_SIS_NR] = {
 	"target", "prev", "recent_used_cpu", "smt_sibling", "select_idle_cpu", "fallback_target",
@@ -80,13 +79,6 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 	return o;
 }
 
-static void cpulist(char *buf, size_t len, unsigned first, unsigned n)
-{
-	if (n == 1)
-		snprintf(buf, len, "%u", first);
-	else
-		snprintf(buf, len, "%u-%u", first, first + n - 1);
-}
 
 char *ss_results_to_json(const struct ss_results *r)
 {
@@ -94,7 +86,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON *o, *a;
 	uint64_t measured_cpu_ns = (uint64_t)r->nr_cpus * r->duration_ns;
 
-	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION);
+	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION_STRING);
 	o = cJSON_AddObjectToObject(root, "run");
 	cJSON_AddStringToObject(o, "topology", r->topology ? r->topology : "");
 	cJSON_AddStringToObject(o, "topology_file", r->topology_file ? r->topology_file : "");
@@ -164,11 +156,9 @@ char *ss_results_to_json(const struct ss_results *r)
 	a = cJSON_AddArrayToObject(o, "llc");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];
-		char buf[32];
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "llc", l);
-		cpulist(buf, sizeof buf, ls->first_cpu, ls->nr_cpus);
-		cJSON_AddStringToObject(e, "first_cpu_span", buf);
+		cJSON_AddStringToObject(e, "cpus", ls->cpus ? ls->cpus : "");
 		cJSON_AddNumberToObject(e, "first_cpu", ls->first_cpu);
 		cJSON_AddNumberToObject(e, "nr_cpus", ls->nr_cpus);
 		cJSON_AddNumberToObject(e, "mean", r->duration_ns ? round3((double)ls->nr_idle_scan_weighted / (double)r->duration_ns) : 0.0);
@@ -285,10 +275,8 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];
-		char buf[32];
-		cpulist(buf, sizeof buf, ls->first_cpu, ls->nr_cpus);
-		g_string_append_printf(s, "  llc %-3u cpus %-10s %3u CPUs  mean %7.2f  final %4u  util %4u  probes/call %.2f\n", l,
-				       ls->nr_cpus == 1 ? buf : buf, ls->nr_cpus,
+		g_string_append_printf(s, "  llc %-3u cpus %-16s %4u CPUs  mean %7.2f  final %4u  util %4u  probes/call %.2f\n", l,
+				       ls->cpus ? ls->cpus : "", ls->nr_cpus,
 				       r->duration_ns ? (double)ls->nr_idle_scan_weighted / (double)r->duration_ns : 0.0,
 				       ls->nr_idle_scan_final, ls->nr_samples ? ls->util_series[ls->nr_samples - 1] : 0,
 				       ratio(ls->sic_probes, ls->sic_calls));
@@ -313,21 +301,29 @@ bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError
 
 bool ss_parse_load(const char *s, unsigned *load_pct_x100)
 {
-	char *end;
+	/* a plain decimal ("25%", "12.5%", "0.5"): no signs, exponents or hex */
+	unsigned digits = 0, dots = 0;
+	size_t n;
 	double v;
 	if (!s || !*s)
 		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s)
+	n = strlen(s);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else if (s[i] == '.' && !dots)
+			dots++;
+		else if (s[i] == '%' && i == n - 1 && i > 0)
+			;
+		else
+			return false;
+	}
+	if (!digits)
 		return false;
-	if (*end == '%' && end[1] == '\0')
-		v *= 100.0;
-	else if (*end == '\0')
-		v *= 10000.0;
-	else
-		return false;
-	if (!(v >= 1.0) || v > 10000.0 * 100.0)
+	v = g_ascii_strtod(s, NULL);
+	v *= s[n - 1] == '%' ? 100.0 : 10000.0;
+	/* 0.01 % .. 10000 % */
+	if (!(v >= 1.0) || v > 1000000.0)
 		return false;
 	*load_pct_x100 = (unsigned)(v + 0.5);
 	return true;

@@ -213,17 +213,20 @@ bool ss_params_set(struct ss_params *p, const char *policy, const char *assignme
 	return false;
 }
 
-char *ss_params_help(const char *policy)
+char *ss_params_help(const char *policy, const struct ss_topology *t)
 {
 	GString *s = g_string_new(NULL);
+	struct ss_params defaults;
+	ss_params_defaults(&defaults, t);
 	for (size_t i = 0; i < NR_PDEFS; i++) {
 		const struct pdef *d = &pdefs[i];
+		uint64_t def = *pfield(&defaults, d);
 		if (d->type == P_RATIO1024)
 			g_string_append_printf(s, "  %s.%-20s default %.3f (%s)\n      %s\n", d->section, d->key,
-					       (double)d->def / 1024.0, d->unit, d->doc);
+					       (double)def / 1024.0, d->unit, d->doc);
 		else
 			g_string_append_printf(s, "  %s.%-20s default %llu %s\n      %s\n", d->section, d->key,
-					       (unsigned long long)d->def, d->unit, d->doc);
+					       (unsigned long long)def, d->unit, d->doc);
 	}
 	const struct ss_policy *pol = ss_policy_find(policy ? policy : "sis_util");
 	for (unsigned i = 0; pol && i < pol->nr_params; i++)

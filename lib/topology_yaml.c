@@ -7,6 +7,7 @@
  */
 #include "simsched/topology.h"
 #include "simsched/error.h"
+#include "ss_input.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -953,19 +954,11 @@ out:
 struct ss_topology *ss_topology_load(const char *path, GError **err)
 {
 	char *buf = NULL;
-	gsize len = 0;
-	GError *ioerr = NULL;
+	size_t len = 0;
 	struct ss_topology *t;
 
-	if (!path) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "ss_topology_load: no file name");
+	if (!ss_read_input_file(path, "topology", &buf, &len, err))
 		return NULL;
-	}
-	if (!g_file_get_contents(path, &buf, &len, &ioerr)) {
-		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read the topology file: %s", path, ioerr->message);
-		g_error_free(ioerr);
-		return NULL;
-	}
 	t = ss_topology_load_string(buf, len, path, err);
 	g_free(buf);
 	return t;

@@ -13,6 +13,7 @@
 
 #include "simsched/cpumask.h"
 #include "simsched/error.h"
+#include "ss_input.h"
 #include "simsched/workload.h"
 #include "workload_priv.h"
 
@@ -771,6 +772,11 @@ static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 			break;
 		case 1:
 			ok = parse_text(c, v, "metric unit", true, &w->metric_unit);
+			/* what this version measures: transaction end marks per second */
+			if (ok && strcmp(w->metric_unit, "transactions/s") != 0)
+				return fail(c, v->start_mark,
+					    "metric unit '%s' is not measured by this version (expected transactions/s: transaction end marks per second)",
+					    w->metric_unit);
 			break;
 		case 2:
 			ok = parse_bool(c, v, "higher_is_better", &w->metric.higher_is_better);
@@ -1010,16 +1016,12 @@ out:
 
 struct ss_workload *ss_workload_load(const char *path, GError **err)
 {
-	GError *e = NULL;
 	struct ss_workload *w;
-	gchar *text;
-	gsize len;
+	char *text = NULL;
+	size_t len = 0;
 
-	if (!g_file_get_contents(path, &text, &len, &e)) {
-		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read the workload (%s)", path, e->message);
-		g_error_free(e);
+	if (!ss_read_input_file(path, "workload", &text, &len, err))
 		return NULL;
-	}
 	w = ss_workload_load_string(text, len, path, err);
 	g_free(text);
 	return w;

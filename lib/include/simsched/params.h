@@ -7,6 +7,8 @@
 #ifndef SIMSCHED_PARAMS_H
 #define SIMSCHED_PARAMS_H
 
+#define SS_VERSION_STRING "0.1.0"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
@@ -48,8 +50,11 @@ void ss_params_defaults(struct ss_params *p, const struct ss_topology *t);
  */
 bool ss_params_set(struct ss_params *p, const char *policy, const char *assignment, GError **err);
 
-/** A human-readable list of every parameter: key, unit, default, source; g_free. */
-char *ss_params_help(const char *policy);
+/**
+ * A human-readable list of every parameter: key, unit, default, source;
+ * g_free. Defaults are those of topology t (its probe costs) when t is not NULL.
+ */
+char *ss_params_help(const char *policy, const struct ss_topology *t);
 
 /** Parse a duration "2s", "1.5ms", "200us", "100ns", "3" (ns) into ns. false if malformed. */
 bool ss_parse_duration(const char *s, uint64_t *ns);

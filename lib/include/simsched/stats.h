@@ -44,6 +44,7 @@ struct ss_cpu_stats {
 /** Per-LLC figures (one per sd_llc_shared). */
 struct ss_llc_stats {
 	unsigned first_cpu, nr_cpus;
+	char *cpus;                      /* the LLC's CPUs as a cpulist ("0-19,40-59") */
 	uint64_t nr_idle_scan_weighted;  /* Σ nr_idle_scan × ns (time-weighted mean numerator) */
 	uint64_t sic_calls, sic_probes, sic_found;
 	unsigned nr_idle_scan_final;
