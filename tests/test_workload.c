@@ -617,8 +617,15 @@ static void test_bad_files(void **state)
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("nice-out-of-range.yaml"), "7:11:", "nice 25 is out of range (expected -20..19)",
 			  SS_ERROR_INVALID);
+	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'MB/s' is not measured by this version",
+			  SS_ERROR_INVALID);
 
 	GError *err = NULL;
+	/* not a regular file: refused at once instead of read for ever */
+	assert_null(ss_workload_load("/dev/zero", &err));
+	assert_int_equal(err->code, SS_ERROR_IO);
+	assert_non_null(strstr(err->message, "/dev/zero: not a regular file"));
+	g_clear_error(&err);
 	assert_null(ss_workload_load(BAD("no-such-file.yaml"), &err));
 	assert_int_equal(err->code, SS_ERROR_IO);
 	assert_non_null(strstr(err->message, "no-such-file.yaml"));

@@ -52,6 +52,16 @@ expect_fail "duration 0" "--duration" run --topology "$topo" --workload "$wl" --
 expect_fail "nodes" "--nodes" run --topology "$topo" --workload "$wl" --nodes 9
 expect_fail "format" "--format" run --topology "$topo" --workload "$wl" --format xml
 expect_fail "unwritable json" "simsched: " "$bin" run --topology "$topo" --workload "$wl" --warmup 0 --duration 10ms --json "$tmp/no/such/dir/out.json"
+expect_fail "dev zero topology" "not a regular file" run --topology /dev/zero --workload "$wl"
+expect_fail "dev zero workload" "not a regular file" run --topology "$topo" --workload /dev/zero
+expect_fail "duration without unit" "--duration" run --topology "$topo" --workload "$wl" --duration 100
+expect_fail "load hex" "--load" run --topology "$topo" --workload "$wl" --load 0x10
+expect_fail "load exponent" "--load" run --topology "$topo" --workload "$wl" --load 1e2
+expect_fail "seed negative" "--seed" run --topology "$topo" --workload "$wl" --seed -1
+expect_fail "empty feature list" "no feature named" run --topology "$topo" --workload "$wl" --sched-features ,
+cp "$wl" "$tmp/w.yaml"
+expect_fail "json over input" "input file" "$bin" run --topology "$topo" --workload "$tmp/w.yaml" --json "$tmp/w.yaml"
+cmp -s "$wl" "$tmp/w.yaml" || { echo "FAIL json over input: the input was changed"; fails=$((fails + 1)); }
 expect_fail "topo format" "unknown|format" "$bin" topo --topology "$topo" --format xml
 expect_fail "no command" "usage" "$bin"
 expect_fail "unknown command" "unknown command" "$bin" frobnicate
