@@ -311,6 +311,18 @@ static void test_histograms(void **state)
 	g_free(l);
 }
 
+/*
+ * The memory a task costs: its struct, its plan entry with a path of typical
+ * length, its two queue slots and its runqueue-array pointer stay within the
+ * 1 KiB-per-task budget.
+ */
+static void test_task_memory_budget(void **state)
+{
+	size_t per_task = sizeof(struct ss_task) + sizeof(struct ss_wl_task) + 32 /* "pair[12345]/server" + malloc header */
+			  + 2 * sizeof(struct ss_evq_slot) + sizeof(void *);
+	assert_true(per_task <= 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_histograms),
+		cmocka_unit_test(test_task_memory_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
