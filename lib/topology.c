@@ -226,6 +226,31 @@ struct bgrp {
 	unsigned id, flags, capacity, weight;
 };
 
+/*
+ * A group ring of a non-overlapping level, shared (as the kernel shares
+ * sdd->sg) by every CPU whose domain at that level has the same span; each
+ * CPU only records the index of its local group. The public groups are
+ * built once per ring (finish_cpu), so memory and time stay proportional to
+ * the number of distinct spans, not CPUs x groups.
+ *
+ * Published layout: a ring of at most GROUP_COPY_MAX groups is published as
+ * one array per local group, rotated so that sd->groups[0..nr_groups-1] is
+ * also the list order (len^2 groups per ring, shared by the CPUs of a
+ * group); a longer ring is published once and each CPU's sd->groups points
+ * at its local group inside it, so only the `next` walk is valid there
+ * (len groups per ring instead of len^2: 4096 CPUs in one LLC would need
+ * 16M groups otherwise).
+ */
+#define GROUP_COPY_MAX 64u
+
+struct ring {
+	struct bgrp *g;
+	unsigned len;
+	unsigned *flags;		/* final sg->flags per group, NULL until published */
+	struct ss_sched_group *pub;	/* len > GROUP_COPY_MAX: the one published ring */
+	struct ss_sched_group **copies;	/* len <= GROUP_COPY_MAX: rotated copy per local group */
+};
+
 /* One CPU's sched_domain at one topology level, before cpu_attach_domain(). */
 struct bsd {
 	bool built;			/* sd_init() ran (else the kernel's zeroed sd) */
@@ -236,7 +261,9 @@ struct bsd {
 	unsigned flags, final_flags;
 	unsigned imbalance_pct, cache_nice_tries, imb_numa_nr;
 	unsigned override_flags;
-	struct bgrp *groups;		/* in this CPU's list order, local group first */
+	struct ring *ring;		/* non-overlapping levels: the shared ring ... */
+	unsigned local;			/* ... and the index of this CPU's group in it */
+	struct bgrp *groups;		/* SD_OVERLAP: this CPU's own list, local group first */
 	unsigned nr_groups;
 };
 
@@ -248,6 +275,7 @@ struct builder {
 	struct bsd *b;
 	const uint64_t *all;
 	uint64_t *tmp, *tmp2;
+	GPtrArray *rings;		/* struct ring *, freed after the build */
 	unsigned nr_caps;
 	const uint64_t **cap_mask;	/* asym_cap_list (only if > 1 capacity) */
 };
@@ -658,57 +686,136 @@ static void fill_group(struct builder *bd, struct bgrp *g, const uint64_t *span,
 	g->capacity = cap;
 }
 
+/* First CPU >= start and < end in a but not in b; end if none. */
+static unsigned next_andnot(const uint64_t *a, const uint64_t *b, unsigned end, unsigned start)
+{
+	unsigned w, nwords = ss_cpumask_words(end);
+	uint64_t word;
+
+	if (start >= end)
+		return end;
+	w = start / 64;
+	word = a[w] & ~b[w] & (~UINT64_C(0) << (start % 64));
+	for (;;) {
+		if (word) {
+			unsigned cpu = w * 64 + (unsigned)__builtin_ctzll(word);
+			return cpu < end ? cpu : end;
+		}
+		if (++w >= nwords)
+			return end;
+		word = a[w] & ~b[w];
+	}
+}
+
+/*
+ * for_each_cpu_wrap(j, span, start) that skips the CPUs already in
+ * "covered" (which only grows while the loop runs): the next such CPU after
+ * *pos, advancing *pos; n when done. *wrapped starts false.
+ */
+static unsigned wrap_next_uncovered(const uint64_t *span, const uint64_t *covered, unsigned n,
+				    unsigned start, unsigned *pos, bool *wrapped)
+{
+	unsigned j;
+
+	if (start >= n)
+		start = 0;
+	if (!*wrapped) {
+		j = next_andnot(span, covered, n, *pos);
+		if (j < n) {
+			*pos = j + 1;
+			return j;
+		}
+		*wrapped = true;
+		*pos = 0;
+	}
+	j = next_andnot(span, covered, start, *pos);
+	if (j < start) {
+		*pos = j + 1;
+		return j;
+	}
+	return n;
+}
+
 /*
  * build_sched_groups()/get_group(): one group per child domain in the span.
  * The kernel shares these groups between the CPUs of the span and every CPU
  * relinks them in its own for_each_cpu_wrap() order; the CPUs are built in
  * ascending order, so the ring left behind is the one the highest CPU of
  * the span built, and each CPU's sd->groups points at its own group in it.
- * The ring is computed once per span (cache) and rotated per CPU.
+ * The ring is computed once per span, by its lowest CPU, and handed to every
+ * CPU of the span whose domain has that span, with the index of its local
+ * group (the last group holding it, were groups ever to overlap).
  */
-static void build_groups(struct builder *bd, unsigned cpu, unsigned l, GHashTable *cache)
+static void build_groups(struct builder *bd, unsigned cpu, unsigned l)
 {
 	struct bsd *sd = BSD(bd, cpu, l);
 	unsigned n = bd->n, nw = bd->nw;
-	GArray *ring = g_hash_table_lookup(cache, sd->span);
-	unsigned local = 0;
+	const uint64_t *span = sd->span;
+	struct ring *ring;
+	GArray *arr;
+	unsigned last = cpu, pos, j;
+	bool wrapped = false;
 
-	if (!ring) {
-		unsigned last = cpu;
-		struct ss_cpumask_wrap it;
+	for (unsigned c = ss_cpumask_first(span, n); c < n; c = ss_cpumask_next(span, n, c + 1))
+		if (BSD(bd, c, l)->built)
+			last = c;
+	arr = g_array_new(FALSE, TRUE, sizeof(struct bgrp));
+	ss_cpumask_zero(bd->tmp2, nw);
+	pos = last;
+	while ((j = wrap_next_uncovered(span, bd->tmp2, n, last, &pos, &wrapped)) < n) {
+		struct bgrp g;
+		const struct bsd *child = l ? BSD(bd, j, l - 1) : NULL;
+		const uint64_t *gspan;
 
-		for (unsigned c = ss_cpumask_first(sd->span, n); c < n; c = ss_cpumask_next(sd->span, n, c + 1))
-			if (BSD(bd, c, l)->built)
-				last = c;
-		ring = g_array_new(FALSE, TRUE, sizeof(struct bgrp));
-		ss_cpumask_zero(bd->tmp2, nw);
-		for (unsigned j = ss_cpumask_wrap_first(&it, sd->span, n, last); j < n;
-		     j = ss_cpumask_wrap_next(&it, sd->span, n)) {
-			struct bgrp g;
-			const struct bsd *child = l ? BSD(bd, j, l - 1) : NULL;
-			const uint64_t *gspan;
-
-			if (ss_cpumask_test(bd->tmp2, j))
-				continue;
-			if (child) {
-				gspan = child->span;
-				fill_group(bd, &g, gspan, gspan, ss_cpumask_first(gspan, n), child->flags);
-			} else {
-				gspan = single_mask(bd, j);
-				fill_group(bd, &g, gspan, gspan, j, 0);
-			}
-			ss_cpumask_or(bd->tmp2, bd->tmp2, gspan, nw);
-			g_array_append_val(ring, g);
+		if (child) {
+			gspan = child->span;
+			fill_group(bd, &g, gspan, gspan, ss_cpumask_first(gspan, n), child->flags);
+		} else {
+			gspan = single_mask(bd, j);
+			fill_group(bd, &g, gspan, gspan, j, 0);
 		}
-		g_hash_table_insert(cache, (gpointer)sd->span, ring);
+		ss_cpumask_or(bd->tmp2, bd->tmp2, gspan, nw);
+		g_array_append_val(arr, g);
 	}
-	sd->nr_groups = ring->len;
-	sd->groups = g_new(struct bgrp, ring->len);
-	for (unsigned k = 0; k < ring->len; k++)
-		if (ss_cpumask_test(g_array_index(ring, struct bgrp, k).span, cpu))
-			local = k;
-	for (unsigned k = 0; k < ring->len; k++)
-		sd->groups[k] = g_array_index(ring, struct bgrp, (local + k) % ring->len);
+	ring = g_new0(struct ring, 1);
+	ring->len = arr->len;
+	ring->g = (struct bgrp *)g_array_free(arr, FALSE);
+	g_ptr_array_add(bd->rings, ring);
+
+	for (unsigned k = 0; k < ring->len; k++) {
+		const uint64_t *gspan = ring->g[k].span;
+
+		for (unsigned c = ss_cpumask_first(gspan, n); c < n; c = ss_cpumask_next(gspan, n, c + 1)) {
+			struct bsd *o = BSD(bd, c, l);
+
+			if (o->built && o->span == span && ss_cpumask_test(span, c) &&
+			    (!o->ring || o->ring == ring)) {
+				o->ring = ring;
+				o->local = k;
+				o->nr_groups = ring->len;
+			}
+		}
+	}
+}
+
+/* Span-only facts of an overlapping group, shared by every CPU that builds it. */
+struct ovl_key {
+	const uint64_t *gspan;
+	unsigned sl;
+};
+
+static guint ovl_hash(gconstpointer p)
+{
+	const struct ovl_key *k = p;
+
+	return g_direct_hash(k->gspan) ^ (k->sl * 2654435761u);
+}
+
+static gboolean ovl_equal(gconstpointer a, gconstpointer b)
+{
+	const struct ovl_key *x = a, *y = b;
+
+	return x->gspan == y->gspan && x->sl == y->sl;
 }
 
 /*
@@ -716,25 +823,24 @@ static void build_groups(struct builder *bd, unsigned cpu, unsigned l, GHashTabl
  * "sched/topology: fix the issue groups don't span domain->span for NUMA
  * diameter > 2") and build_balance_mask(). "sibling" is CPU j's domain at
  * level sl; a CPU whose hierarchy stopped below a level has the kernel's
- * zeroed sd there: empty span, no child.
+ * zeroed sd there: empty span, no child. The balance mask, id, weight and
+ * capacity depend on (group span, sl) only and are computed once (cache).
  */
-static void build_overlap_groups(struct builder *bd, unsigned cpu, unsigned l)
+static void build_overlap_groups(struct builder *bd, unsigned cpu, unsigned l, GHashTable *cache)
 {
 	struct bsd *sd = BSD(bd, cpu, l);
-	unsigned n = bd->n, nw = bd->nw;
+	unsigned n = bd->n, nw = bd->nw, pos = cpu, j;
 	GArray *list = g_array_new(FALSE, TRUE, sizeof(struct bgrp));
-	struct ss_cpumask_wrap it;
+	bool wrapped = false;
 
 	ss_cpumask_zero(bd->tmp2, nw);
-	for (unsigned j = ss_cpumask_wrap_first(&it, sd->span, n, cpu); j < n;
-	     j = ss_cpumask_wrap_next(&it, sd->span, n)) {
+	while ((j = wrap_next_uncovered(sd->span, bd->tmp2, n, cpu, &pos, &wrapped)) < n) {
 		const struct bsd *sibling = BSD(bd, j, l);
-		const uint64_t *gspan, *balance;
-		unsigned sl = l, gflags, id;
-		struct bgrp g;
+		const uint64_t *gspan;
+		unsigned sl = l, gflags;
+		struct ovl_key key;
+		struct bgrp g, *tmpl;
 
-		if (ss_cpumask_test(bd->tmp2, j))
-			continue;
 		if (!sibling->built || !ss_cpumask_test(sibling->span, j))
 			continue;
 		if (sl > 0 && !ss_cpumask_subset(BSD(bd, j, sl - 1)->span, sd->span, nw)) {
@@ -753,22 +859,36 @@ static void build_overlap_groups(struct builder *bd, unsigned cpu, unsigned l)
 		}
 		ss_cpumask_or(bd->tmp2, bd->tmp2, gspan, nw);
 
-		/* build_balance_mask(sibling, sg) */
-		ss_cpumask_zero(bd->tmp, nw);
-		for (unsigned k = ss_cpumask_first(gspan, n); k < n; k = ss_cpumask_next(gspan, n, k + 1)) {
-			const struct bsd *s2 = BSD(bd, k, sl);
+		key.gspan = gspan;
+		key.sl = sl;
+		tmpl = g_hash_table_lookup(cache, &key);
+		if (!tmpl) {
+			struct ovl_key *k2 = g_new(struct ovl_key, 1);
+			const uint64_t *balance;
+			unsigned id;
 
-			if (!s2->built || sl == 0)
-				continue;
-			if (BSD(bd, k, sl - 1)->span == gspan)
-				ss_cpumask_set(bd->tmp, k);
+			/* build_balance_mask(sibling, sg) */
+			ss_cpumask_zero(bd->tmp, nw);
+			for (unsigned k = ss_cpumask_first(gspan, n); k < n; k = ss_cpumask_next(gspan, n, k + 1)) {
+				const struct bsd *s2 = BSD(bd, k, sl);
+
+				if (!s2->built || sl == 0)
+					continue;
+				if (BSD(bd, k, sl - 1)->span == gspan)
+					ss_cpumask_set(bd->tmp, k);
+			}
+			/* WARN_ON_ONCE(cpumask_empty(mask)) cannot fire: j itself qualifies */
+			balance = intern(bd->pv, bd->tmp);
+			id = ss_cpumask_first(balance, n);
+			if (id >= n)
+				id = ss_cpumask_first(gspan, n);
+			tmpl = g_new(struct bgrp, 1);
+			fill_group(bd, tmpl, gspan, balance, id, 0);
+			*k2 = key;
+			g_hash_table_insert(cache, k2, tmpl);
 		}
-		/* WARN_ON_ONCE(cpumask_empty(mask)) cannot fire: j itself qualifies */
-		balance = intern(bd->pv, bd->tmp);
-		id = ss_cpumask_first(balance, n);
-		if (id >= n)
-			id = ss_cpumask_first(gspan, n);
-		fill_group(bd, &g, gspan, balance, id, gflags);
+		g = *tmpl;
+		g.flags = gflags;
 		g_array_append_val(list, g);
 	}
 	sd->nr_groups = list->len;
@@ -777,25 +897,34 @@ static void build_overlap_groups(struct builder *bd, unsigned cpu, unsigned l)
 
 static void ring_free(gpointer p)
 {
-	g_array_free(p, TRUE);
+	struct ring *r = p;
+
+	g_free(r->g);
+	g_free(r->flags);
+	g_free(r->copies);
+	g_free(r);
 }
 
 static void build_all_groups(struct builder *bd)
 {
 	for (unsigned l = 0; l < bd->nr_tl; l++) {
-		GHashTable *cache = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, ring_free);
+		GHashTable *cache = NULL;
 
 		for (unsigned cpu = 0; cpu < bd->n; cpu++) {
 			struct bsd *sd = BSD(bd, cpu, l);
 
 			if (!sd->built)
 				continue;
-			if (sd->flags & SD_OVERLAP)
-				build_overlap_groups(bd, cpu, l);
-			else
-				build_groups(bd, cpu, l, cache);
+			if (sd->flags & SD_OVERLAP) {
+				if (!cache)
+					cache = g_hash_table_new_full(ovl_hash, ovl_equal, g_free, g_free);
+				build_overlap_groups(bd, cpu, l, cache);
+			} else if (!sd->ring) {
+				build_groups(bd, cpu, l);
+			}
 		}
-		g_hash_table_destroy(cache);
+		if (cache)
+			g_hash_table_destroy(cache);
 	}
 }
 
@@ -927,27 +1056,39 @@ static void attach_domain(struct builder *bd, unsigned cpu, unsigned degen_mask)
 	}
 }
 
-/* Flags of group g of CPU cpu's level l once every CPU is attached. */
-static unsigned final_group_flags(struct builder *bd, unsigned cpu, unsigned l, unsigned k)
+/* Flags of group k of CPU cpu's SD_OVERLAP level l once every CPU is attached. */
+static unsigned overlap_group_flags(struct builder *bd, unsigned cpu, unsigned l, unsigned k)
 {
 	const struct bsd *sd = BSD(bd, cpu, l);
-	const struct bgrp *g = &sd->groups[k];
-	const struct bsd *owner;
 
-	if (sd->flags & SD_OVERLAP) {
-		/* private groups: only this CPU's own local group was rewritten */
-		if (k == 0 && sd->has_override)
-			return sd->override_flags;
-		return g->flags;
-	}
-	/*
-	 * Shared group: every CPU of the group rewrote it as its local group,
-	 * all to the same value; ask its first CPU.
-	 */
-	owner = BSD(bd, ss_cpumask_first(g->span, bd->n), l);
+	/* private groups: only this CPU's own local group was rewritten */
+	if (k == 0 && sd->has_override)
+		return sd->override_flags;
+	return sd->groups[k].flags;
+}
+
+/*
+ * Flags of a shared group of level l: every CPU of the group rewrote it as
+ * its local group, all to the same value; ask its first CPU.
+ */
+static unsigned shared_group_flags(struct builder *bd, unsigned l, const struct bgrp *g)
+{
+	const struct bsd *owner = BSD(bd, ss_cpumask_first(g->span, bd->n), l);
+
 	if (owner->has_override)
 		return owner->override_flags;
 	return g->flags;
+}
+
+static void publish_group(struct builder *bd, struct ss_sched_group *pg, const struct bgrp *g, unsigned flags)
+{
+	pg->span = g->span;
+	pg->balance_mask = g->balance;
+	pg->weight = g->weight;
+	pg->capacity = g->capacity;
+	pg->id = g->id;
+	pg->balance_cpu = ss_cpumask_first(g->balance, bd->n);
+	pg->flags = flags;
 }
 
 static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
@@ -985,18 +1126,47 @@ static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
 		d->max_interval = 2 * b->sd_weight;
 		d->imb_numa_nr = b->imb_numa_nr;
 		d->nr_groups = b->nr_groups;
-		g = priv_alloc(bd->pv, b->nr_groups * sizeof(*g));
-		for (unsigned q = 0; q < b->nr_groups; q++) {
-			g[q].span = b->groups[q].span;
-			g[q].balance_mask = b->groups[q].balance;
-			g[q].weight = b->groups[q].weight;
-			g[q].capacity = b->groups[q].capacity;
-			g[q].id = b->groups[q].id;
-			g[q].balance_cpu = ss_cpumask_first(b->groups[q].balance, bd->n);
-			g[q].flags = final_group_flags(bd, cpu, l, q);
-			g[q].next = &g[(q + 1) % b->nr_groups];
+		if (b->ring) {
+			struct ring *r = b->ring;
+
+			if (!r->flags) {
+				r->flags = g_new(unsigned, r->len);
+				for (unsigned q = 0; q < r->len; q++)
+					r->flags[q] = shared_group_flags(bd, l, &r->g[q]);
+			}
+			if (r->len <= GROUP_COPY_MAX) {
+				if (!r->copies)
+					r->copies = g_new0(struct ss_sched_group *, r->len);
+				g = r->copies[b->local];
+				if (!g) {
+					g = priv_alloc(bd->pv, r->len * sizeof(*g));
+					for (unsigned q = 0; q < r->len; q++) {
+						unsigned rk = (b->local + q) % r->len;
+
+						publish_group(bd, &g[q], &r->g[rk], r->flags[rk]);
+						g[q].next = &g[(q + 1) % r->len];
+					}
+					r->copies[b->local] = g;
+				}
+				d->groups = g;
+			} else {
+				if (!r->pub) {
+					r->pub = priv_alloc(bd->pv, r->len * sizeof(*r->pub));
+					for (unsigned q = 0; q < r->len; q++) {
+						publish_group(bd, &r->pub[q], &r->g[q], r->flags[q]);
+						r->pub[q].next = &r->pub[(q + 1) % r->len];
+					}
+				}
+				d->groups = &r->pub[b->local];
+			}
+		} else {
+			g = priv_alloc(bd->pv, b->nr_groups * sizeof(*g));
+			for (unsigned q = 0; q < b->nr_groups; q++) {
+				publish_group(bd, &g[q], &b->groups[q], overlap_group_flags(bd, cpu, l, q));
+				g[q].next = &g[(q + 1) % b->nr_groups];
+			}
+			d->groups = g;
 		}
-		d->groups = g;
 		d->parent = k + 1 < nr ? &c->sd[k + 1] : NULL;
 		d->child = k ? &c->sd[k - 1] : NULL;
 		lv[k] = l;
@@ -1061,6 +1231,7 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	t->priv = bd.pv;
 	bd.tmp = g_new0(uint64_t, bd.nw);
 	bd.tmp2 = g_new0(uint64_t, bd.nw);
+	bd.rings = g_ptr_array_new_with_free_func(ring_free);
 	for (unsigned i = 0; i < bd.n; i++)
 		ss_cpumask_set(bd.tmp, i);
 	bd.all = intern(bd.pv, bd.tmp);
@@ -1105,6 +1276,7 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	for (size_t i = 0; i < (size_t)bd.n * bd.nr_tl; i++)
 		g_free(bd.b[i].groups);
 	g_free(bd.b);
+	g_ptr_array_free(bd.rings, TRUE);
 	g_free(bd.tmp);
 	g_free(bd.tmp2);
 	return 0;

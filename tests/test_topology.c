@@ -991,6 +991,108 @@ static void test_docs_examples(void **state)
 	g_free(path);
 }
 
+/*
+ * 4096 CPUs in one LLC: one MC domain per CPU with 4096 single-CPU groups,
+ * shared between the CPUs as the kernel shares sched_group (one ring, each
+ * CPU's sd->groups at its own group); and a 4096-CPU SMT2 machine on two
+ * nodes. Behaviour only: the domains, the ring order, LLC bookkeeping.
+ */
+static void test_big_machines(void **state)
+{
+	static const unsigned probe[] = { 0, 1, 2047, 4094, 4095 };
+	struct ss_topology *t;
+	(void)state;
+
+	t = load_str("name: big\nvendor: arm\ncores: \"0-4095\"\n");
+	assert_int_equal(t->nr_cpus, 4096);
+	assert_int_equal(t->nr_llcs, 1);
+	for (unsigned cpu = 0; cpu < 4096; cpu++) {
+		const struct ss_cpu_topo *c = &t->cpu[cpu];
+		const struct ss_sched_domain *mc = dom(t, cpu, 0);
+
+		assert_int_equal(c->nr_sd, 1);
+		assert_int_equal(mc->level, SS_SD_MC);
+		assert_string_equal(mc->name, "MC");
+		assert_int_equal(mc->span_weight, 4096);
+		assert_int_equal(ss_cpumask_weight(mc->span, t->nr_words), 4096);
+		assert_int_equal(mc->nr_groups, 4096);
+		assert_int_equal(mc->min_interval, 4096);
+		assert_true(mc->flags & SD_SHARE_PKG_RESOURCES);
+		assert_null(mc->parent);
+		assert_null(mc->child);
+		/* the local group holds the CPU */
+		assert_int_equal(mc->groups->weight, 1);
+		assert_int_equal(mc->groups->id, cpu);
+		assert_true(ss_cpumask_test(mc->groups->span, cpu));
+		assert_int_equal(c->sd_llc, 0);
+		assert_int_equal(c->llc_size, 4096);
+		assert_int_equal(c->llc_id, 0);
+		assert_int_equal(c->llc_index, 0);
+		assert_int_equal(c->sd_numa, -1);
+	}
+	assert_int_equal(t->nr_llc_shared, 1);
+	assert_true(ss_cpus_share_cache(t, 0, 4095));
+	{
+		const struct ss_sched_domain *mc = dom(t, 4095, 0);
+		const struct ss_sched_group *g = mc->groups;
+
+		assert_int_equal(g->id, 4095);
+		assert_string_equal(L(t, g->span), "4095");
+		assert_string_equal(L(t, g->balance_mask), "4095");
+		assert_int_equal(g->balance_cpu, 4095);
+		assert_int_equal(g->capacity, 1024);
+		assert_int_equal(g->flags, 0);
+	}
+	/* for_each_cpu_wrap() order from each CPU; the groups cover the span once */
+	for (unsigned i = 0; i < G_N_ELEMENTS(probe); i++) {
+		const struct ss_sched_domain *mc = dom(t, probe[i], 0);
+		const struct ss_sched_group *g = mc->groups;
+		uint64_t u[64] = { 0 };
+
+		for (unsigned q = 0; q < mc->nr_groups; q++, g = g->next) {
+			assert_int_equal(g->id, (probe[i] + q) % 4096);
+			assert_int_equal(g->weight, 1);
+			assert_false(ss_cpumask_intersects(u, g->span, t->nr_words));
+			ss_cpumask_or(u, u, g->span, t->nr_words);
+		}
+		assert_ptr_equal(g, mc->groups);	/* circular */
+		assert_true(ss_cpumask_equal(u, mc->span, t->nr_words));
+	}
+	/* one ring for the span: CPU 0's next group is CPU 1's local group */
+	assert_ptr_equal(dom(t, 0, 0)->groups->next, dom(t, 1, 0)->groups);
+	ss_topology_free(t);
+
+	t = load_str("name: bigsmt\nvendor: intel\nnuma: {distance: [[10, 21], [21, 10]]}\n"
+		     "packages:\n  - repeat: 2\n    step: 1024\n    cores:\n"
+		     "      - {cpus: [0, 2048], repeat: 1024, step: 1}\n");
+	assert_int_equal(t->nr_cpus, 4096);
+	assert_int_equal(t->smt_threads, 2);
+	for (unsigned cpu = 0; cpu < 4096; cpu += 511) {
+		const struct ss_cpu_topo *c = &t->cpu[cpu];
+		unsigned node = (cpu % 2048) / 1024;
+
+		assert_int_equal(c->nr_sd, 3);
+		assert_string_equal(dom(t, cpu, 0)->name, "SMT");
+		assert_int_equal(dom(t, cpu, 0)->nr_groups, 2);
+		assert_string_equal(dom(t, cpu, 1)->name, "MC");
+		assert_int_equal(dom(t, cpu, 1)->span_weight, 2048);
+		assert_int_equal(dom(t, cpu, 1)->nr_groups, 1024);
+		assert_int_equal(dom(t, cpu, 1)->groups->weight, 2);
+		assert_int_equal(dom(t, cpu, 1)->groups->id, cpu % 2048);
+		assert_true(dom(t, cpu, 1)->groups->flags & SD_SHARE_CPUCAPACITY);
+		assert_string_equal(dom(t, cpu, 2)->name, "NUMA");
+		assert_int_equal(dom(t, cpu, 2)->span_weight, 4096);
+		assert_int_equal(dom(t, cpu, 2)->nr_groups, 2);
+		assert_int_equal(dom(t, cpu, 2)->groups->weight, 2048);
+		assert_int_equal(dom(t, cpu, 2)->groups->id, node * 1024);
+		assert_int_equal(c->sd_llc, 1);
+		assert_int_equal(c->llc_size, 2048);
+		assert_int_equal(c->llc_id, node * 1024);
+		assert_int_equal(c->sd_numa, 2);
+	}
+	ss_topology_free(t);
+}
+
 static void test_io_error(void **state)
 {
 	GError *err = NULL;
@@ -1023,6 +1125,7 @@ int main(void)
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_docs_examples),
 		cmocka_unit_test(test_io_error),
+		cmocka_unit_test(test_big_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
