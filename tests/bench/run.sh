@@ -44,9 +44,10 @@ for i in range(nodes):
 print("nodes:")
 print(f"  - repeat: {nodes}\n    clusters:\n      - repeat: {per // 4}\n        cores: \"0-3\"")
 PY
+	ms=$(( 2048 / n > 10 ? 2048 / n : 10 ))
 	start=$(date +%s.%N)
 	taskset -c 0 "$bin" run --topology "$tmp/m$n.yaml" --workload "$root/workloads/netperf-tcp-rr.yaml" \
-		--load 100% --warmup 0 --duration "$(python3 -c "print(max(10, 2048 // $n))")ms" --quiet --json "$tmp/m.json"
+		--load 100% --warmup 0 --duration "${ms}ms" --quiet --json "$tmp/m.json"
 	end=$(date +%s.%N)
 	events=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["engine"]["events"])' "$tmp/m.json")
 	python3 -c "
