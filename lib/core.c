@@ -425,12 +425,38 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	struct ss_wl_action a;
 
 	for (;;) {
-		if (++sim->actions_without_time > SS_MAX_ACTIONS_WITHOUT_TIME) {
-			sim_fail(sim, "task %s keeps acting without simulated time passing (a loop with no run, sleep or wait)",
-				 sim->plan->task[p->id].path);
+		if (p->has_held) {
+			a = p->held;
+			p->has_held = false;
+		} else {
+			if (++sim->actions_without_time > SS_MAX_ACTIONS_WITHOUT_TIME) {
+				sim_fail(sim, "task %s keeps acting without simulated time passing (a loop with no run, sleep or wait)",
+					 sim->plan->task[p->id].path);
+				return;
+			}
+			ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+		}
+		if (p->scan_pending) {
+			/*
+			 * The last wakeup's probes cost scan_pending ns of this CPU.
+			 * A run that follows directly continues that busy stretch
+			 * (one burst, one event); any other action waits for its end.
+			 */
+			uint64_t c = p->scan_pending;
+			p->scan_pending = 0;
+			if (a.kind == SS_ACT_RUN) {
+				if (sim->trace)
+					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
+				p->work_left = c + work_to_wall(rq, a.ns);
+			} else {
+				p->held = a;
+				p->has_held = true;
+				p->work_left = c;
+			}
+			p->run_start = sim->now;
+			start_burst(sim, rq, p);
 			return;
 		}
-		ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
 		if (sim->trace)
 			sim->trace(sim->trace_ctx, sim->now, p->id, &a);
 		switch (a.kind) {
@@ -457,11 +483,9 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			cost = post_token(sim, t, a.sync);
 			sim->current = NULL;
 			if (cost) {
-				/* the waker spent `cost` ns probing runqueues (kernel time) */
-				p->work_left = cost;
-				p->run_start = sim->now;
-				start_burst(sim, rq, p);
-				return;
+				/* the waker spends `cost` ns probing runqueues (kernel time) */
+				p->scan_pending = cost;
+				continue;
 			}
 			if (rq->curr != p)   /* preempted by a wakee enqueued here */
 				return;

@@ -102,6 +102,8 @@ struct ss_task {
 	uint64_t run_start;            /* when the current stint on CPU starts making progress */
 	uint64_t wake_time;            /* ttwu start, for wakeup latency; 0 = none pending */
 	uint64_t txn_start;
+	uint64_t scan_pending;         /* ns of probing the last wakeup costs this task's CPU, not yet run */
+	struct ss_wl_action held;      /* the action after a wakeup, held until its probing time has run */
 	uint64_t wakee_flip_decay_ts;  /* jiffies */
 	uint32_t id;
 	int32_t cpu;                   /* task_cpu() */
@@ -112,6 +114,7 @@ struct ss_task {
 	uint16_t waker_cpu;            /* the CPU that ran ttwu for the pending arrival */
 	uint8_t state;                 /* enum ss_task_state */
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
+	bool has_held;
 	uint32_t nr_cpus_allowed;
 };
 
