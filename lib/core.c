@@ -180,6 +180,27 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	rq->idle_since = sim->now;
 }
 
+/*
+ * A task switched in between two actions of its program takes its next
+ * action when the switch is over (run_start). If that is a run, the burst is
+ * set now and ends at run_start + run — one event instead of two; anything
+ * else is held and taken at run_start. Draws come from the task's own
+ * stream, so when they happen changes no value.
+ */
+static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	struct ss_wl_action a;
+	ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+	if (a.kind == SS_ACT_RUN) {
+		if (sim->trace)
+			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
+		p->work_left = work_to_wall(rq, a.ns);
+	} else {
+		p->held = a;
+		p->has_held = true;
+	}
+}
+
 /* schedule() on rq: put prev, pick next (pick_eevdf), switch. */
 static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 {
@@ -224,6 +245,8 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
 		next->wake_time = 0;
 	}
+	if (!next->work_left && !next->has_held && !next->scan_pending)
+		fetch_next_action(sim, rq, next);
 	start_burst(sim, rq, next);
 }
 
