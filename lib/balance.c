@@ -35,7 +35,6 @@ void ss_balance_init(struct ss_sim *sim)
 		rq->next_balance = 0;
 		/* every CPU starts idle with its tick stopped */
 		rq->nohz_tick_stopped = false;
-		rq->idle_since = 0;
 	}
 	for (unsigned l = 0; l < sim->topo->nr_llc_shared; l++)
 		sim->llc_shared[l].nr_busy_cpus = 0;

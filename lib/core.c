@@ -177,7 +177,6 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
-	rq->idle_since = sim->now;
 }
 
 /*

@@ -139,7 +139,6 @@ struct ss_rq {
 	uint64_t wake_avg_idle;        /* ns */
 	uint64_t next_balance;         /* jiffies */
 	uint64_t busy_since;           /* ns, valid while curr != NULL */
-	uint64_t idle_since;
 	unsigned ttwu_pending;         /* wakees queued on the wake list */
 	unsigned wake_inflight;        /* direct wakeups decided but not yet enqueued */
 	unsigned cpu;
@@ -150,7 +149,6 @@ struct ss_rq {
 	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
 	struct ss_event ev_run_end, ev_resched, ev_ilb;
 	uint64_t tick_from;            /* ns: first jiffy boundary this CPU ticks at after going busy */
-	unsigned distribute_prev;      /* cpumask_any_distribute() state */
 };
 
 /** struct sched_domain_shared (one per LLC). */

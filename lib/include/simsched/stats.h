@@ -38,7 +38,6 @@ struct ss_cpu_stats {
 	uint64_t util_avg;         /* cfs_rq util_avg as stored at the end (0..1024) */
 	uint64_t nr_switches;      /* context switches */
 	uint64_t wakeups;          /* tasks woken onto this CPU */
-	uint64_t idle_while_waiting_ns; /* idle while some rq had a waiting task (filled per LLC pass) */
 };
 
 /** Per-LLC figures (one per sd_llc_shared). */
