@@ -70,10 +70,10 @@ static int cmd_policies(void)
 {
 	for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++) {
 		const struct ss_policy *p = *pp;
-		printf("%-12s %s\n             features: %s\n             source: %s\n", p->name, p->description,
+		printf("%-17s %s\n                  features: %s\n                  source: %s\n", p->name, p->description,
 		       p->features, p->source);
 		for (unsigned i = 0; i < p->nr_params; i++)
-			printf("             policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
+			printf("                  policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
 			       p->params[i].unit, p->params[i].doc);
 	}
 	return 0;

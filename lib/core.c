@@ -901,6 +901,11 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		return false;
 	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
 		return false;
+	if (ss_feat(sim->features, SS_FEAT_SIS_UTIL) && ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "SIS_UTIL and SIS_UTIL_LINEAR both write nr_idle_scan: turn one off (e.g. --sched-features NO_SIS_UTIL)");
+		return false;
+	}
 	sim->eevdf_f.run_to_parity = ss_feat(sim->features, SS_FEAT_RUN_TO_PARITY);
 	sim->eevdf_f.place_lag = ss_feat(sim->features, SS_FEAT_PLACE_LAG);
 	sim->eevdf_f.place_deadline_initial = ss_feat(sim->features, SS_FEAT_PLACE_DEADLINE_INITIAL);

@@ -46,6 +46,8 @@ static const struct pdef pdefs[] = {
 	  "reading a rq in another LLC of the same package (Kunpeng 920 other die 80.5 ns, reference A.1)" },
 	{ "cost", "probe_remote_ns", P_NS, F(probe_remote_ns), 140, 0, 1000000, "ns",
 	  "reading a rq on another package (Xeon 6242 cross-socket c2c 141 ns, reference A.2; estimate for Kunpeng)" },
+	{ "cost", "clear_target_ns", P_NS, F(clear_target_ns), 10, 0, 1000000, "ns",
+	  "SIS_CLEAR_TARGET: clearing target's bit in the scan mask, paid on every select_idle_cpu() call (a locked clear_bit on a local line; estimate)" },
 	{ "cost", "ipi_ns", P_NS, F(ipi_ns), 1500, 0, 1000000, "ns",
 	  "wakeup / reschedule IPI delivery (reference §5: ~1-3 µs, secondary sources)" },
 	{ "cost", "context_switch_ns", P_NS, F(context_switch_ns), 2000, 0, 1000000, "ns",

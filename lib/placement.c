@@ -243,6 +243,15 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 		ls->sic_calls++;
 	}
 	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
+	if (ss_feat(sim->features, SS_FEAT_SIS_CLEAR_TARGET)) {
+		/*
+		 * seeds/003 (Yicong Yang, 2021): "Clear target from cpus to scan
+		 * in select_idle_cpu" — target was already checked by
+		 * select_idle_sibling(); the clear is paid on every call.
+		 */
+		ss_cpumask_clear_cpu(cpus, (unsigned)target);
+		sim->scan_cost += sim->params.clear_target_ns;
+	}
 
 	if (ss_feat(sim->features, SS_FEAT_SIS_PROP) && !has_idle_core) {
 		uint64_t now = ss_jiffies(sim);
@@ -257,6 +266,17 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 			}
 		}
 		nr = (long)ss_sis_prop_nr(sd->span_weight, this_rq->wake_avg_idle, this_sd_rt->avg_scan_cost);
+	}
+
+	if (ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR) && !has_idle_core) {
+		/*
+		 * SIS_UTIL RFC v2 (seeds/000): nr = nr_idle_scan replaces the
+		 * SIS_PROP budget, no +1, so "if (!--nr)" allows nr - 1 probes.
+		 * Before the first LLC balance writes it, nr_idle_scan is 0 and
+		 * the decrement never reaches 0: the whole LLC is scanned, as the
+		 * patch would.
+		 */
+		nr = (long)sd_llc_shared(sim, (unsigned)target)->nr_idle_scan;
 	}
 
 	if (ss_feat(sim->features, SS_FEAT_SIS_UTIL)) {
@@ -280,7 +300,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 				goto out_found;
 			}
 		} else {
-			if (!--nr) {
+			if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
 				if (sim->measuring)
 					sim->res->sic_nr_exhausted++;
 				idle_cpu = -1;
@@ -433,13 +453,37 @@ unsigned ss_sis_util_nr_idle_scan(unsigned llc_size, uint64_t sum_util, unsigned
 	return (unsigned)((tmp * llc_size) / SS_SCHED_CAPACITY_SCALE);
 }
 
+unsigned ss_sis_util_linear_nr(unsigned llc_size, uint64_t sum_util, uint64_t total_capacity)
+{
+	/*
+	 * update_nr_idle_scan(), SIS_UTIL RFC v2 (Chen Yu, LKML 2022-03-10):
+	 *   nr_scan = llc_size - (llc_size - 4) * 2 * sum_util / total_capacity
+	 * evaluated left to right, floored at 4.
+	 */
+	int64_t nr = (int64_t)llc_size;
+	if (total_capacity)
+		nr -= (int64_t)(((uint64_t)(llc_size > 4 ? llc_size - 4 : 0) * 2 * sum_util) / total_capacity);
+	return nr < 4 ? 4 : (unsigned)nr;
+}
+
+/*
+ * update_idle_cpu_scan(), kernel v6.6 fair.c (SIS_UTIL, quadratic), and the
+ * linear writer of the RFC v2 (SIS_UTIL_LINEAR) at the same place with the
+ * same guards: periodic or NOHZ balance only (not newidle), only when the
+ * domain is the LLC. Both write sd_llc_shared->nr_idle_scan, so the two
+ * features exclude each other (checked at the start of a run).
+ */
 void ss_update_idle_cpu_scan(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
-			     enum ss_cpu_idle_type idle, uint64_t sum_util)
+			     enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity)
 {
 	const struct ss_cpu_topo *ct = &sim->topo->cpu[dst_cpu];
-	if (!ss_feat(sim->features, SS_FEAT_SIS_UTIL) || idle == CPU_NEWLY_IDLE)
+	bool quadratic = ss_feat(sim->features, SS_FEAT_SIS_UTIL);
+	bool linear = ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR);
+	if (!(quadratic || linear) || idle == CPU_NEWLY_IDLE)
 		return;
 	if (sd->span_weight != ct->llc_size || ct->sd_llc < 0)
 		return;
-	ss_set_nr_idle_scan(sim, ct->llc_index, ss_sis_util_nr_idle_scan(ct->llc_size, sum_util, sd->imbalance_pct));
+	ss_set_nr_idle_scan(sim, ct->llc_index,
+			    quadratic ? ss_sis_util_nr_idle_scan(ct->llc_size, sum_util, sd->imbalance_pct)
+				      : ss_sis_util_linear_nr(ct->llc_size, sum_util, total_capacity));
 }

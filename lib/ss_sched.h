@@ -287,9 +287,11 @@ int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct 
 bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);
 void ss_record_wakee(struct ss_sim *sim, struct ss_task *p);
 void ss_update_idle_core(struct ss_sim *sim, unsigned cpu);
-/** update_idle_cpu_scan() (fair.c v6.6): SIS_UTIL's writer. */
+/** update_idle_cpu_scan() (fair.c v6.6): SIS_UTIL's writer, and SIS_UTIL_LINEAR's (RFC v2). */
 void ss_update_idle_cpu_scan(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
-			     enum ss_cpu_idle_type idle, uint64_t sum_util);
+			     enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity);
+/** The RFC v2 linear nr_idle_scan (seeds/000): llc size, Σ cpu_util, Σ capacity of the LLC. */
+unsigned ss_sis_util_linear_nr(unsigned llc_size, uint64_t sum_util, uint64_t total_capacity);
 /** nr_idle_scan closed form, exposed for tests: llc size, average util x, imbalance_pct. */
 unsigned ss_sis_util_nr_idle_scan(unsigned llc_size, uint64_t sum_util, unsigned imbalance_pct);
 /** SIS_PROP's budget (fair.c v6.6 select_idle_cpu), exposed for tests. */

@@ -191,6 +191,29 @@ static void test_sis_util_table(void **state)
 	assert_int_equal(ss_sis_util_nr_idle_scan(32, 768 * 32 - 1, 117), ss_sis_util_nr_idle_scan(32, 767 * 32, 117));
 }
 
+/* reference §2.9 linear RFC table: total_capacity = llc * 1024, sum_util = u * llc */
+static void test_sis_util_linear_table(void **state)
+{
+	static const unsigned llc[8] = { 4, 8, 16, 24, 32, 64, 112, 128 };
+	static const struct {
+		unsigned u;
+		unsigned nr[8];
+	} rows[] = {
+		{ 0, { 4, 8, 16, 24, 32, 64, 112, 128 } },
+		{ 102, { 4, 8, 14, 21, 27, 53, 91, 104 } },
+		{ 205, { 4, 7, 12, 16, 21, 40, 69, 79 } },
+		{ 256, { 4, 6, 10, 14, 18, 34, 58, 66 } },
+		{ 307, { 4, 6, 9, 13, 16, 29, 48, 54 } },
+		{ 410, { 4, 5, 7, 8, 10, 16, 26, 29 } },
+		{ 512, { 4, 4, 4, 4, 4, 4, 4, 4 } },
+		{ 1024, { 4, 4, 4, 4, 4, 4, 4, 4 } },
+	};
+	for (unsigned r = 0; r < sizeof rows / sizeof rows[0]; r++)
+		for (unsigned i = 0; i < 8; i++)
+			assert_int_equal(ss_sis_util_linear_nr(llc[i], (uint64_t)rows[r].u * llc[i], (uint64_t)llc[i] * 1024),
+					 rows[r].nr[i]);
+}
+
 /* reference §2.6 SIS_PROP test vectors */
 static void test_sis_prop_budget(void **state)
 {
@@ -331,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_for_each_cpu_wrap),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_sis_util_table),
+		cmocka_unit_test(test_sis_util_linear_table),
 		cmocka_unit_test(test_sis_prop_budget),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_params),

@@ -335,6 +335,66 @@ static void test_pelt_periodic_task(void **state)
 	ss_workload_free(w);
 }
 
+/*
+ * SIS_CLEAR_TARGET: on a saturated machine a full scan visits every CPU of
+ * the LLC but target (target is last in the wrap order, and cleared), and
+ * pays the clear on every call.
+ */
+static void test_clear_target(void **state)
+{
+	struct ss_results *r[2];
+	const char *features[2] = { NULL, "SIS_CLEAR_TARGET" };
+	for (int i = 0; i < 2; i++) {
+		struct ss_run_config c = config(kunpeng, netperf, "full_scan", 200, 50000000, 50000000);
+		c.sched_features = features[i];
+		GError *err = NULL;
+		r[i] = ss_simulate(&c, &err);
+		assert_non_null(r[i]);
+		assert_true(r[i]->sic_calls > 0);
+	}
+	/* the largest number of runqueues probed by one call: 32 (whole LLC) vs 31 */
+	unsigned top[2];
+	for (int i = 0; i < 2; i++) {
+		top[i] = 0;
+		for (unsigned b = 0; b < SS_LOG2_BUCKETS; b++)
+			if (r[i]->sic_probes_hist.count[b])
+				top[i] = b;
+	}
+	assert_int_equal(top[0], 6);   /* bucket [32, 64) */
+	assert_int_equal(top[1], 5);   /* bucket [16, 32) */
+	ss_results_free(r[0]);
+	ss_results_free(r[1]);
+}
+
+/* prev_cpu never moves a task; sis_util_linear runs and writes its budget */
+static void test_prev_cpu_and_linear(void **state)
+{
+	struct ss_run_config c = config(kunpeng, netperf, "prev_cpu", 100, 20000000, 50000000);
+	GError *err = NULL;
+	struct ss_results *r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_int_equal(r->migrations, 0);
+	assert_int_equal(r->sis_calls, 0);
+	ss_results_free(r);
+
+	c = config(kunpeng, netperf, "sis_util_linear", 25, 0, 200000000);
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		/* the linear formula's floor is 4 and its ceiling the LLC size */
+		assert_true(r->llc[l].nr_idle_scan_writes >= 1);
+		assert_true(r->llc[l].nr_idle_scan_final >= 4 && r->llc[l].nr_idle_scan_final <= 32);
+	}
+	ss_results_free(r);
+
+	/* both writers of nr_idle_scan at once is refused */
+	c = config(kunpeng, netperf, "sis_util", 25, 0, 1000000);
+	c.sched_features = "SIS_UTIL_LINEAR";
+	assert_null(ss_simulate(&c, &err));
+	assert_non_null(strstr(err->message, "SIS_UTIL_LINEAR"));
+	g_clear_error(&err);
+}
+
 /* bad configurations are errors, not crashes */
 static void test_bad_config(void **state)
 {
@@ -385,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_scan_figures_full_load),
 		cmocka_unit_test(test_smt_machine_runs),
 		cmocka_unit_test(test_pelt_periodic_task),
+		cmocka_unit_test(test_clear_target),
+		cmocka_unit_test(test_prev_cpu_and_linear),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_nodes_restrict),
 	};

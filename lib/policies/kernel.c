@@ -7,6 +7,10 @@
  *   sis_util  — the v6.6 default: SIS_UTIL on, SIS_PROP off (merged in v6.0,
  *               commit 70fb5ccf2ebb).
  *   full_scan — both off: select_idle_cpu() walks the whole LLC.
+ * and the patches of the seed threads on the same path:
+ *   sis_util_linear  — the linear limit of the SIS_UTIL RFC v2 (seeds/000).
+ *   sis_clear_target — SIS_PROP + target cleared from the scan (seeds/003).
+ *   prev_cpu         — no placement at all: a floor.
  */
 #include "ss_sched.h"
 
@@ -16,7 +20,13 @@
 static void kernel_update_lb_stats(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
 				   enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity)
 {
-	ss_update_idle_cpu_scan(sim, dst_cpu, sd, idle, sum_util);
+	ss_update_idle_cpu_scan(sim, dst_cpu, sd, idle, sum_util, total_capacity);
+}
+
+/* prev_cpu: every wakeup stays on the task's previous CPU (if allowed) — a floor. */
+static int prev_cpu_select_task_rq(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	return prev_cpu;
 }
 
 static const struct ss_policy sis_prop = {
@@ -46,7 +56,36 @@ static const struct ss_policy full_scan = {
 	.update_lb_stats = kernel_update_lb_stats,
 };
 
-static const struct ss_policy *const all_policies[] = { &sis_prop, &sis_util, &full_scan, NULL };
+static const struct ss_policy sis_util_linear = {
+	.name = "sis_util_linear",
+	.description = "SIS_UTIL RFC v2: nr_idle_scan = llc_size - (llc_size - 4) * 2 * sum_util / total_capacity, floor 4, from the LLC's periodic balance; read without +1 and only when there is no idle core",
+	.source = "Chen Yu, [PATCH v2][RFC] sched/fair: Change SIS_PROP to search idle CPU based on sum of util_avg, LKML 2022-03-10 (seeds/000); not merged",
+	.features = "NO_SIS_PROP,NO_SIS_UTIL,SIS_UTIL_LINEAR",
+	.select_task_rq = ss_select_task_rq_fair,
+	.update_lb_stats = kernel_update_lb_stats,
+};
+
+static const struct ss_policy sis_clear_target = {
+	.name = "sis_clear_target",
+	.description = "SIS_PROP with target cleared from select_idle_cpu()'s scan mask (the clear costs cost.clear_target_ns per call)",
+	.source = "Yicong Yang, [PATCH] sched/fair: Clear target from cpus to scan in select_idle_cpu, LKML 2021-11 (seeds/003), measured on 5.16-rc1 with SIS_PROP",
+	.features = "SIS_PROP,NO_SIS_UTIL,SIS_CLEAR_TARGET",
+	.select_task_rq = ss_select_task_rq_fair,
+	.update_lb_stats = kernel_update_lb_stats,
+};
+
+static const struct ss_policy prev_cpu = {
+	.name = "prev_cpu",
+	.description = "always the task's previous CPU: no wake_affine, no idle search (a floor for comparisons)",
+	.source = "simsched baseline",
+	.features = "NO_SIS_PROP,NO_SIS_UTIL",
+	.select_task_rq = prev_cpu_select_task_rq,
+	.update_lb_stats = NULL,
+};
+
+static const struct ss_policy *const all_policies[] = {
+	&sis_prop, &sis_util, &sis_util_linear, &sis_clear_target, &full_scan, &prev_cpu, NULL,
+};
 
 const struct ss_policy *const *ss_policies(void)
 {

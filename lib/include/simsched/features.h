@@ -3,6 +3,10 @@
  * /sys/kernel/debug/sched/features, with kernel v6.6 defaults
  * (kernel/sched/features.h at v6.6). Only features the model implements are
  * listed; a name not listed here is an error, never silently ignored.
+ * Two are not v6.6 features but switches for the patches of the seed
+ * threads (docs/policies.md): SIS_UTIL_LINEAR (the linear scan limit of the
+ * SIS_UTIL RFC v2) and SIS_CLEAR_TARGET ("Clear target from cpus to scan in
+ * select_idle_cpu").
  */
 #ifndef SIMSCHED_FEATURES_H
 #define SIMSCHED_FEATURES_H
@@ -26,7 +30,9 @@
 	X(WA_WEIGHT, true)          \
 	X(WA_BIAS, true)            \
 	X(UTIL_EST, true)           \
-	X(UTIL_EST_FASTUP, true)
+	X(UTIL_EST_FASTUP, true)    \
+	X(SIS_UTIL_LINEAR, false)   \
+	X(SIS_CLEAR_TARGET, false)
 
 enum ss_sched_feature {
 #define SS_FEAT_ENUM(name, def) SS_FEAT_##name,

@@ -28,6 +28,7 @@ struct ss_params {
 	uint64_t probe_llc_ns;        /* a rq in the same LLC */
 	uint64_t probe_package_ns;    /* a rq in another LLC of the same package */
 	uint64_t probe_remote_ns;     /* a rq on another package */
+	uint64_t clear_target_ns;     /* SIS_CLEAR_TARGET: cpumask_clear_cpu(target, cpus) per call */
 	uint64_t ipi_ns;              /* wakeup/reschedule IPI delivery */
 	uint64_t context_switch_ns;   /* direct cost of a context switch */
 	/* balance. */
