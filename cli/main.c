@@ -14,6 +14,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/sim.h"
 #include "../lib/ss_sched.h"
@@ -59,6 +60,7 @@ static int usage(void)
 		"usage: simsched COMMAND [OPTIONS]\n"
 		"commands:\n"
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
+		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
@@ -284,6 +286,164 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
+
+struct progress {
+	gint64 start;
+};
+
+static void compare_progress(void *ctx, unsigned done, unsigned total)
+{
+	struct progress *pr = ctx;
+	double el = (double)(g_get_monotonic_time() - pr->start) / 1e6;
+	double est = done ? el * total / done - el : 0.0;
+	fprintf(stderr, "\r%u/%u points, %.0f s elapsed, ~%.0f s left   %s", done, total, el, est, done == total ? "\n" : "");
+	fflush(stderr);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	g_autofree char *topo_path = NULL, *wl_path = NULL, *policies = NULL, *features = NULL, *load = NULL;
+	g_autofree char *duration = NULL, *warmup = NULL, *nodes = NULL, *format = NULL, *metric = NULL, *out = NULL;
+	g_autofree char *seed_s = NULL;
+	gchar **sets = NULL;
+	gint seeds = 3, jobs = 0;
+	GOptionEntry entries[] = {
+		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML)", "FILE" },
+		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
+		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default)", "LOADS" },
+		{ "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
+		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed (default 1)", "N" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
+		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default throughput)", "NAME" },
+		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
+		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes", "LIST" },
+		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default), markdown, csv or json", "FMT" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "also write the table to FILE (written whole, then renamed)", "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GError *err = NULL;
+	GOptionContext *ctx = g_option_context_new("- compare policies across loads and seeds (mmtests-style table)");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok)
+		return fail(err, 2);
+	int rc = 2;
+	struct ss_topology *t = NULL;
+	struct ss_workload *w = NULL;
+	gchar **pols = NULL;
+	g_autofree unsigned *loads = NULL;
+	unsigned nr_loads = 0;
+	struct ss_compare_spec spec = { 0 };
+	struct progress pr = { g_get_monotonic_time() };
+
+	if (argc > 1) {
+		fprintf(stderr, "simsched: compare: unexpected argument '%s'\n", argv[1]);
+		goto out;
+	}
+	if (!topo_path || !wl_path || !policies) {
+		fprintf(stderr, "simsched: compare needs --topology FILE, --workload FILE and --policies A,B\n");
+		goto out;
+	}
+	pols = g_strsplit(policies, ",", -1);
+	spec.nr_policies = g_strv_length(pols);
+	for (unsigned i = 0; i < spec.nr_policies; i++) {
+		if (!ss_policy_find(pols[i])) {
+			fprintf(stderr, "simsched: --policies: unknown policy '%s' ('simsched policies' lists them)\n", pols[i]);
+			goto out;
+		}
+	}
+	if (!spec.nr_policies) {
+		fprintf(stderr, "simsched: --policies: no policy named\n");
+		goto out;
+	}
+	if (seeds < 1 || seeds > 1000 || jobs < 0 || jobs > 1024) {
+		fprintf(stderr, "simsched: --seeds takes 1..1000 and --jobs 0..1024\n");
+		goto out;
+	}
+	if (!(loads = ss_cmp_parse_loads(load ? load : "25%..200%/25%", &nr_loads, &err))) {
+		rc = fail(err, 2);
+		goto out;
+	}
+	if (metric && !ss_cmp_metric_parse(metric, &spec.metric, &err)) {
+		rc = fail(err, 2);
+		goto out;
+	}
+	if (format && strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json")) {
+		fprintf(stderr, "simsched: --format '%s': expected text, markdown, csv or json\n", format);
+		goto out;
+	}
+	guint64 seed = 1;
+	if (seed_s && !g_ascii_string_to_unsigned(seed_s, 10, 0, G_MAXUINT64 - 1000, &seed, NULL)) {
+		fprintf(stderr, "simsched: --seed '%s': expected a non-negative integer\n", seed_s);
+		goto out;
+	}
+	if (!parse_time_option(duration ? duration : "2s", &spec.base.duration_ns) || !spec.base.duration_ns ||
+	    !parse_time_option(warmup ? warmup : "1s", &spec.base.warmup_ns)) {
+		fprintf(stderr, "simsched: --duration/--warmup: expected a time with a unit (ns, us, ms, s) like 2s or 500ms\n");
+		goto out;
+	}
+	if (out) {
+		g_autofree char *dir = g_path_get_dirname(out);
+		if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || access(dir, W_OK) != 0 || same_file(out, topo_path) ||
+		    same_file(out, wl_path)) {
+			fprintf(stderr, "simsched: --out %s: cannot write there (missing or read-only directory, or an input file)\n", out);
+			goto out;
+		}
+	}
+	rc = 1;
+	if (!(t = ss_topology_load(topo_path, &err)) || !(w = ss_workload_load(wl_path, &err))) {
+		rc = fail(err, 1);
+		goto out;
+	}
+	ss_params_defaults(&spec.base.params, t);
+	for (gchar **s = sets; s && *s; s++)
+		if (!ss_params_set(&spec.base.params, pols[0], *s, &err)) {
+			rc = fail(err, 2);
+			goto out;
+		}
+	spec.base.topo = t;
+	spec.base.wl = w;
+	spec.base.sched_features = features;
+	spec.base.nodes = nodes;
+	spec.base.seed = seed;
+	spec.policies = (const char *const *)pols;
+	spec.loads = loads;
+	spec.nr_loads = nr_loads;
+	spec.nr_seeds = (unsigned)seeds;
+	spec.jobs = (unsigned)jobs;
+	if (isatty(2)) {
+		spec.progress = compare_progress;
+		spec.progress_ctx = &pr;
+	}
+	struct ss_compare_result *r = ss_compare_run(&spec, &err);
+	if (!r) {
+		rc = fail_lib(err);
+		goto out;
+	}
+	char *txt = ss_compare_render(r, format ? format : "text", &err);
+	ss_compare_result_free(r);
+	if (!txt) {
+		rc = fail(err, 2);
+		goto out;
+	}
+	rc = 0;
+	if (out && !ss_write_file_atomic(out, txt, strlen(txt), &err))
+		rc = fail(err, 1);
+	fputs(txt, stdout);
+	g_free(txt);
+out:
+	g_strfreev(pols);
+	g_strfreev(sets);
+	ss_workload_free(w);
+	ss_topology_free(t);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -292,6 +452,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "topo"))
 		return cmd_topo(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies();
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {

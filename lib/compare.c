@@ -1,0 +1,426 @@
+/*
+ * simsched compare: policies × loads × seeds on a GLib thread pool, then
+ * mmtests-style summaries (gormanm/mmtests Compare.pm conventions: Hmean for
+ * higher-is-better rates, Amean otherwise; percentages signed so that
+ * positive is better; asterisks for significant differences).
+ */
+#include "simsched/compare.h"
+#include "simsched/error.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *name, *unit;
+	bool higher_is_better;
+} metrics[SS_CMP_NR_METRICS] = {
+	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true },
+	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false },
+	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false },
+	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false },
+	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true },
+	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true },
+};
+
+bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err)
+{
+	GString *valid = g_string_new(NULL);
+	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
+		if (!strcmp(name, metrics[i].name)) {
+			*m = (enum ss_cmp_metric)i;
+			g_string_free(valid, TRUE);
+			return true;
+		}
+		g_string_append_printf(valid, "%s%s", i ? ", " : "", metrics[i].name);
+	}
+	g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "unknown metric '%s' (valid: %s)", name, valid->str);
+	g_string_free(valid, TRUE);
+	return false;
+}
+
+const char *ss_cmp_metric_name(enum ss_cmp_metric m)
+{
+	return metrics[m].name;
+}
+
+bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m)
+{
+	return metrics[m].higher_is_better;
+}
+
+double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
+{
+	double secs = (double)r->duration_ns / 1e9;
+	uint64_t busy = 0;
+	switch (m) {
+	case SS_CMP_THROUGHPUT:
+		return (double)r->transactions / secs;
+	case SS_CMP_LATENCY_P50:
+		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
+	case SS_CMP_LATENCY_P99:
+		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
+	case SS_CMP_PROBES_PER_CALL:
+		return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
+	case SS_CMP_FOUND_PCT:
+		return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
+	case SS_CMP_MIGRATIONS:
+		return (double)r->migrations / secs;
+	case SS_CMP_BUSY_PCT:
+		for (unsigned c = 0; c < r->nr_cpus; c++)
+			busy += r->cpu[c].busy_ns;
+		return 100.0 * (double)busy / ((double)r->nr_cpus * (double)r->duration_ns);
+	case SS_CMP_NR_METRICS:
+		break;
+	}
+	return 0.0;
+}
+
+static bool parse_one_load(const char *s, unsigned *v)
+{
+	return ss_parse_load(s, v);
+}
+
+unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
+{
+	const char *dots = strstr(spec, "..");
+	GArray *a = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	if (dots) {
+		const char *slash = strchr(dots, '/');
+		unsigned from, to, step;
+		g_autofree char *s_from = g_strndup(spec, (gsize)(dots - spec));
+		g_autofree char *s_to = slash ? g_strndup(dots + 2, (gsize)(slash - dots - 2)) : NULL;
+		if (!slash || !parse_one_load(s_from, &from) || !parse_one_load(s_to, &to) ||
+		    !parse_one_load(slash + 1, &step) || to < from)
+			goto bad;
+		for (unsigned v = from; v <= to; v += step) {
+			g_array_append_val(a, v);
+			if (a->len > 1000)
+				goto bad;
+		}
+	} else {
+		gchar **items = g_strsplit(spec, ",", -1);
+		for (gchar **it = items; *it; it++) {
+			unsigned v;
+			if (!parse_one_load(*it, &v)) {
+				g_strfreev(items);
+				goto bad;
+			}
+			g_array_append_val(a, v);
+		}
+		g_strfreev(items);
+	}
+	if (!a->len)
+		goto bad;
+	*n = a->len;
+	return (unsigned *)(void *)g_array_free(a, FALSE);
+bad:
+	g_array_free(a, TRUE);
+	g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+		    "--load '%s': expected a list like 25%%,50%%,100%% or a range like 25%%..200%%/25%% (from..to/step, each 0.01%%..10000%%)",
+		    spec);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+/* t_{0.975, df}, two-sided alpha 0.05, df = 1..30; larger df use the value of
+ * the next smaller tabulated df (conservative). */
+static double t_crit(unsigned df)
+{
+	static const double t[31] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+				      2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+				      2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+	if (df <= 30)
+		return t[df];
+	if (df <= 40)
+		return 2.042;
+	if (df <= 60)
+		return 2.021;
+	if (df <= 120)
+		return 2.000;
+	return 1.980;
+}
+
+bool ss_paired_t_significant(const double *a, const double *b, unsigned n)
+{
+	double mean = 0.0, ss = 0.0;
+	if (n < 2)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		mean += a[i] - b[i];
+	mean /= n;
+	for (unsigned i = 0; i < n; i++) {
+		double d = a[i] - b[i] - mean;
+		ss += d * d;
+	}
+	double sd = sqrt(ss / (n - 1));
+	if (sd == 0.0)
+		return mean != 0.0;   /* every pair differs by the same amount */
+	return fabs(mean) / (sd / sqrt((double)n)) > t_crit(n - 1);
+}
+
+void ss_compare_summarise(struct ss_compare_result *r)
+{
+	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	unsigned n = r->nr_seeds;
+	for (unsigned l = 0; l < r->nr_loads; l++) {
+		struct ss_cmp_cell *row = &r->cells[l * r->nr_policies];
+		for (unsigned p = 0; p < r->nr_policies; p++) {
+			struct ss_cmp_cell *c = &row[p];
+			double sum = 0.0, inv = 0.0, ss = 0.0;
+			bool zero = false;
+			for (unsigned i = 0; i < n; i++) {
+				sum += c->values[i];
+				if (c->values[i] <= 0.0)
+					zero = true;
+				else
+					inv += 1.0 / c->values[i];
+			}
+			double amean = sum / n;
+			for (unsigned i = 0; i < n; i++)
+				ss += (c->values[i] - amean) * (c->values[i] - amean);
+			c->stddev = n > 1 ? sqrt(ss / (n - 1)) : 0.0;
+			c->cov_pct = amean != 0.0 ? 100.0 * c->stddev / amean : 0.0;
+			c->mean = hib ? (zero ? 0.0 : n / inv) : amean;
+		}
+		for (unsigned p = 0; p < r->nr_policies; p++) {
+			struct ss_cmp_cell *c = &row[p], *base = &row[0];
+			if (p == 0 || base->mean == 0.0) {
+				c->diff_pct = 0.0;
+			} else {
+				double ratio = c->mean / base->mean;
+				c->diff_pct = hib ? ratio * 100.0 - 100.0 : 100.0 - ratio * 100.0;
+			}
+			c->significant = p > 0 && ss_paired_t_significant(c->values, base->values, n);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- running */
+
+struct job_ctx {
+	const struct ss_compare_spec *spec;
+	struct ss_results **res;   /* [load][policy][seed] */
+	GError **errs;
+	GMutex lock;
+	unsigned done, total;
+};
+
+static void run_point(gpointer data, gpointer user)
+{
+	struct job_ctx *ctx = user;
+	unsigned idx = GPOINTER_TO_UINT(data) - 1;
+	const struct ss_compare_spec *s = ctx->spec;
+	unsigned seed = idx % s->nr_seeds, p = (idx / s->nr_seeds) % s->nr_policies, l = idx / (s->nr_seeds * s->nr_policies);
+	struct ss_run_config c = s->base;
+	c.policy = s->policies[p];
+	c.load_pct_x100 = s->loads[l];
+	c.seed = s->base.seed + seed;
+	c.trace = NULL;
+	ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
+	g_mutex_lock(&ctx->lock);
+	ctx->done++;
+	if (s->progress)
+		s->progress(s->progress_ctx, ctx->done, ctx->total);
+	g_mutex_unlock(&ctx->lock);
+}
+
+struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError **err)
+{
+	unsigned total = s->nr_loads * s->nr_policies * s->nr_seeds;
+	struct job_ctx ctx = { .spec = s, .total = total };
+	struct ss_compare_result *r = NULL;
+	GError *perr = NULL;
+	unsigned jobs = s->jobs ? s->jobs : g_get_num_processors();
+
+	if (!total || s->nr_seeds < 1) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "nothing to compare (policies, loads and seeds must be non-empty)");
+		return NULL;
+	}
+	ctx.res = g_new0(struct ss_results *, total);
+	ctx.errs = g_new0(GError *, total);
+	g_mutex_init(&ctx.lock);
+	GThreadPool *pool = g_thread_pool_new(run_point, &ctx, (gint)jobs, TRUE, &perr);
+	if (!pool) {
+		g_propagate_error(err, perr);
+		goto out;
+	}
+	for (unsigned i = 0; i < total; i++)
+		g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
+	g_thread_pool_free(pool, FALSE, TRUE);   /* wait for every point */
+
+	for (unsigned i = 0; i < total; i++) {
+		if (ctx.errs[i]) {
+			g_propagate_prefixed_error(err, ctx.errs[i], "%s at %.2f%%, seed %llu: ",
+						   s->policies[(i / s->nr_seeds) % s->nr_policies],
+						   s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
+						   (unsigned long long)(s->base.seed + i % s->nr_seeds));
+			ctx.errs[i] = NULL;
+			goto out;
+		}
+	}
+	r = g_new0(struct ss_compare_result, 1);
+	r->metric = s->metric;
+	r->nr_policies = s->nr_policies;
+	r->nr_loads = s->nr_loads;
+	r->nr_seeds = s->nr_seeds;
+	r->policies = g_new0(char *, s->nr_policies + 1);
+	for (unsigned p = 0; p < s->nr_policies; p++)
+		r->policies[p] = g_strdup(s->policies[p]);
+	r->loads = g_memdup2(s->loads, s->nr_loads * sizeof(unsigned));
+	r->cells = g_new0(struct ss_cmp_cell, s->nr_loads * s->nr_policies);
+	for (unsigned l = 0; l < s->nr_loads; l++)
+		for (unsigned p = 0; p < s->nr_policies; p++) {
+			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
+			c->values = g_new0(double, s->nr_seeds);
+			for (unsigned k = 0; k < s->nr_seeds; k++)
+				c->values[k] = ss_cmp_metric_value(s->metric, ctx.res[(l * s->nr_policies + p) * s->nr_seeds + k]);
+		}
+	ss_compare_summarise(r);
+out:
+	for (unsigned i = 0; i < total; i++) {
+		ss_results_free(ctx.res[i]);
+		if (ctx.errs[i])
+			g_error_free(ctx.errs[i]);
+	}
+	g_free(ctx.res);
+	g_free(ctx.errs);
+	g_mutex_clear(&ctx.lock);
+	return r;
+}
+
+void ss_compare_result_free(struct ss_compare_result *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; r->cells && i < r->nr_loads * r->nr_policies; i++)
+		g_free(r->cells[i].values);
+	g_free(r->cells);
+	g_strfreev(r->policies);
+	g_free(r->loads);
+	g_free(r);
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+static void load_label(char *buf, size_t len, unsigned load)
+{
+	if (load % 100 == 0)
+		snprintf(buf, len, "%u%%", load / 100);
+	else
+		snprintf(buf, len, "%.2f%%", load / 100.0);
+}
+
+char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
+{
+	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	const char *meanname = hib ? "Hmean" : "Amean";
+	GString *s = g_string_new(NULL);
+	char lab[32];
+
+	if (!strcmp(format, "text") || !strcmp(format, "markdown")) {
+		bool md = !strcmp(format, "markdown");
+		if (md) {
+			g_string_append_printf(s, "| %s (%s, %s is better) | load |", metrics[r->metric].name, metrics[r->metric].unit,
+					       hib ? "higher" : "lower");
+			for (unsigned p = 0; p < r->nr_policies; p++)
+				g_string_append_printf(s, " %s |", r->policies[p]);
+			g_string_append(s, "\n|---|---|");
+			for (unsigned p = 0; p < r->nr_policies; p++)
+				g_string_append(s, "---|");
+			g_string_append_c(s, '\n');
+		} else {
+			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
+					       metrics[r->metric].name, metrics[r->metric].unit, hib ? "higher" : "lower", r->nr_seeds);
+			g_string_append_printf(s, "%-18s", "");
+			for (unsigned p = 0; p < r->nr_policies; p++)
+				g_string_append_printf(s, " %28s", r->policies[p]);
+			g_string_append_c(s, '\n');
+		}
+		for (int pass = 0; pass < 2; pass++) {
+			for (unsigned l = 0; l < r->nr_loads; l++) {
+				load_label(lab, sizeof lab, r->loads[l]);
+				if (md)
+					g_string_append_printf(s, "| %s | %s |", pass ? "CoeffVar" : meanname, lab);
+				else
+					g_string_append_printf(s, "%-9s %-8s", pass ? "CoeffVar" : meanname, lab);
+				for (unsigned p = 0; p < r->nr_policies; p++) {
+					const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
+					char cell[64];
+					if (pass) {
+						double base_cov = r->cells[l * r->nr_policies].cov_pct;
+						double d = p == 0 || base_cov == 0.0 ? 0.0 : 100.0 - c->cov_pct / base_cov * 100.0;
+						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d);
+					} else if (c->significant) {
+						snprintf(cell, sizeof cell, "%.2f *%7.2f%%*", c->mean, c->diff_pct);
+					} else {
+						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->mean, c->diff_pct);
+					}
+					if (md)
+						g_string_append_printf(s, " %s |", cell);
+					else
+						g_string_append_printf(s, " %28s", cell);
+				}
+				g_string_append_c(s, '\n');
+			}
+		}
+	} else if (!strcmp(format, "csv")) {
+		g_string_append(s, "metric,load_pct,policy,mean,mean_type,diff_pct,significant,stddev,cov_pct,values\n");
+		for (unsigned l = 0; l < r->nr_loads; l++)
+			for (unsigned p = 0; p < r->nr_policies; p++) {
+				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
+				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", metrics[r->metric].name,
+						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
+						       c->significant, c->stddev, c->cov_pct);
+				for (unsigned k = 0; k < r->nr_seeds; k++)
+					g_string_append_printf(s, "%s%.6f", k ? ";" : "", c->values[k]);
+				g_string_append_c(s, '\n');
+			}
+	} else if (!strcmp(format, "json")) {
+		cJSON *root = cJSON_CreateObject();
+		cJSON_AddStringToObject(root, "metric", metrics[r->metric].name);
+		cJSON_AddStringToObject(root, "unit", metrics[r->metric].unit);
+		cJSON_AddBoolToObject(root, "higher_is_better", hib);
+		cJSON_AddStringToObject(root, "mean", meanname);
+		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);
+		cJSON_AddStringToObject(root, "significance", "paired t-test on per-seed differences, two-sided, alpha 0.05");
+		cJSON *pol = cJSON_AddArrayToObject(root, "policies");
+		for (unsigned p = 0; p < r->nr_policies; p++)
+			cJSON_AddItemToArray(pol, cJSON_CreateString(r->policies[p]));
+		cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+		for (unsigned l = 0; l < r->nr_loads; l++) {
+			cJSON *row = cJSON_CreateObject();
+			cJSON_AddNumberToObject(row, "load_pct", r->loads[l] / 100.0);
+			cJSON *cells = cJSON_AddArrayToObject(row, "cells");
+			for (unsigned p = 0; p < r->nr_policies; p++) {
+				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
+				cJSON *e = cJSON_CreateObject();
+				cJSON_AddStringToObject(e, "policy", r->policies[p]);
+				cJSON_AddNumberToObject(e, "mean", round(c->mean * 1000.0) / 1000.0);
+				cJSON_AddNumberToObject(e, "diff_pct", round(c->diff_pct * 1000.0) / 1000.0);
+				cJSON_AddBoolToObject(e, "significant", c->significant);
+				cJSON_AddNumberToObject(e, "stddev", round(c->stddev * 1000.0) / 1000.0);
+				cJSON_AddNumberToObject(e, "cov_pct", round(c->cov_pct * 1000.0) / 1000.0);
+				cJSON *v = cJSON_AddArrayToObject(e, "values");
+				for (unsigned k = 0; k < r->nr_seeds; k++)
+					cJSON_AddItemToArray(v, cJSON_CreateNumber(round(c->values[k] * 1000.0) / 1000.0));
+				cJSON_AddItemToArray(cells, e);
+			}
+			cJSON_AddItemToArray(rows, row);
+		}
+		char *txt = cJSON_Print(root);
+		cJSON_Delete(root);
+		g_string_append(s, txt);
+		g_string_append_c(s, '\n');
+		cJSON_free(txt);
+	} else {
+		g_string_free(s, TRUE);
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--format '%s': expected text, markdown, csv or json", format);
+		return NULL;
+	}
+	return g_string_free(s, FALSE);
+}

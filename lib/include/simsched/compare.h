@@ -1,0 +1,97 @@
+/*
+ * simsched/compare.h — A/B comparisons of policies across loads and seeds,
+ * reported as mmtests does (gormanm/mmtests Compare.pm; reference
+ * topologies-workloads.md Part C): a row per load, a column per policy, the
+ * first column the baseline.
+ *
+ * Runs of different policies with the same seed see the same per-task random
+ * streams, so a policy's effect is measured on paired samples: significance
+ * is a two-sided paired t-test on the per-seed differences at alpha 0.05
+ * (docs/compare.md).
+ */
+#ifndef SIMSCHED_COMPARE_H
+#define SIMSCHED_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+#include "simsched/sim.h"
+
+/** The figures a comparison can be made on (--metric). */
+enum ss_cmp_metric {
+	SS_CMP_THROUGHPUT,      /* transactions/s, higher is better (Hmean) */
+	SS_CMP_LATENCY_P50,     /* wakeup latency p50, ns, lower is better (Amean) */
+	SS_CMP_LATENCY_P99,     /* wakeup latency p99, ns, lower is better */
+	SS_CMP_PROBES_PER_CALL, /* runqueues probed per select_idle_cpu call, lower is better */
+	SS_CMP_FOUND_PCT,       /* % of select_idle_cpu calls that found an idle CPU, higher is better */
+	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
+	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
+	SS_CMP_NR_METRICS
+};
+
+/** Parse a metric name ("throughput", "latency_p99", ...); false + *err listing the valid ones. */
+bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err);
+const char *ss_cmp_metric_name(enum ss_cmp_metric m);
+bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m);
+/** The metric's value in a run's results (units as above). */
+double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r);
+
+/**
+ * Parse loads: a list "25%,50%,100%" or a range "25%..200%/25%" (step
+ * required, inclusive). Returns a newly allocated array of percent × 100
+ * (g_free) and its length, or NULL + *err.
+ */
+unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err);
+
+/** What to compare. The base config's policy and load are replaced per point. */
+struct ss_compare_spec {
+	struct ss_run_config base;     /* topology, workload, params, duration, warmup, nodes, features */
+	const char *const *policies;   /* nr_policies names; the first is the baseline */
+	unsigned nr_policies;
+	const unsigned *loads;         /* percent × 100 */
+	unsigned nr_loads;
+	unsigned nr_seeds;             /* seeds are base.seed, base.seed + 1, ... */
+	unsigned jobs;                 /* worker threads (GThreadPool); 0 = number of cores */
+	enum ss_cmp_metric metric;
+	/* optional progress callback, called from the thread that finished a point */
+	void (*progress)(void *ctx, unsigned done, unsigned total);
+	void *progress_ctx;
+};
+
+/** One cell: a policy at a load over the seeds. */
+struct ss_cmp_cell {
+	double *values;       /* nr_seeds values of the metric, in seed order */
+	double mean;          /* Hmean (higher is better) or Amean */
+	double stddev;        /* sample standard deviation of the values */
+	double cov_pct;       /* stddev / arithmetic mean × 100 */
+	double diff_pct;      /* against the baseline, positive = better; 0 for the baseline */
+	bool significant;     /* paired t-test on per-seed differences, alpha 0.05, two-sided */
+};
+
+struct ss_compare_result {
+	enum ss_cmp_metric metric;
+	unsigned nr_policies, nr_loads, nr_seeds;
+	char **policies;      /* copies */
+	unsigned *loads;
+	struct ss_cmp_cell *cells;   /* [load][policy], row-major */
+};
+
+/**
+ * Run every point (policies × loads × seeds) on a thread pool and summarise.
+ * The result does not depend on `jobs`. NULL + *err if any run fails (the
+ * first failure in point order is reported).
+ */
+struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err);
+void ss_compare_result_free(struct ss_compare_result *r);
+
+/** Fill the summary fields of every cell from their values (also for constructed samples). */
+void ss_compare_summarise(struct ss_compare_result *r);
+
+/** Two-sided paired t-test at alpha 0.05 on a[i] - b[i], n pairs. false if n < 2. */
+bool ss_paired_t_significant(const double *a, const double *b, unsigned n);
+
+/** Render: "text" (mmtests style), "markdown", "csv" or "json". NULL + *err for another format. g_free. */
+char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err);
+
+#endif

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# simsched compare: a small table, identical with --jobs 1 and --jobs 2, every
+# format, and clear errors for bad options.
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+args=(compare --topology "$src/topologies/xeon6148.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml"
+      --policies sis_prop,sis_util --load 50%..90%/40% --seeds 2 --warmup 20ms --duration 30ms)
+"$bin" "${args[@]}" --jobs 1 > "$tmp/j1.txt"
+"$bin" "${args[@]}" --jobs 2 --out "$tmp/j2.txt" > /dev/null
+cmp "$tmp/j1.txt" "$tmp/j2.txt"
+grep -q "^Hmean     50%" "$tmp/j1.txt"
+grep -q "^Hmean     90%" "$tmp/j1.txt"
+grep -q "^CoeffVar  90%" "$tmp/j1.txt"
+for f in markdown csv json; do "$bin" "${args[@]}" --format "$f" > "$tmp/o.$f"; done
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["policies"]==["sis_prop","sis_util"] and len(d["rows"])==2' "$tmp/o.json"
+grep -q "^throughput,50.00,sis_util," "$tmp/o.csv"
+grep -q "^| Hmean | 90% |" "$tmp/o.markdown"
+bad() {
+	if "$bin" "$@" > /dev/null 2> "$tmp/err"; then echo "accepted: $*"; exit 1; fi
+	grep -q "^simsched: " "$tmp/err" || { echo "no message for: $*"; cat "$tmp/err"; exit 1; }
+}
+bad "${args[@]}" --policies sis_prop,bogus
+bad "${args[@]}" --load 200%..25%/25%
+bad "${args[@]}" --metric nope
+bad "${args[@]}" --format xml
+bad "${args[@]}" --seeds 0
+bad compare --topology "$src/topologies/xeon6148.yaml"
+echo "compare ok"

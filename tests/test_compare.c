@@ -1,0 +1,163 @@
+/* simsched compare: statistics on constructed samples with known answers,
+ * signs (positive = better in both directions), load parsing, and a small
+ * real comparison whose table does not depend on the number of jobs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "simsched/compare.h"
+#include "simsched/error.h"
+
+static void test_paired_t(void **state)
+{
+	/* every pair differs by exactly 1: significant */
+	double a1[3] = { 10, 11, 12 }, b1[3] = { 9, 10, 11 };
+	assert_true(ss_paired_t_significant(a1, b1, 3));
+	/* d = -1, 1, 3: mean 1, sd 2, t = 0.866 < t(0.975, 2) = 4.303 */
+	double a2[3] = { 10, 12, 14 }, b2[3] = { 11, 11, 11 };
+	assert_false(ss_paired_t_significant(a2, b2, 3));
+	/* d = 2.0, 2.2, 1.8, 2.1, 1.9: mean 2, sd 0.158, t = 28.3 > 2.776 */
+	double a3[5] = { 12.0, 12.2, 11.8, 12.1, 11.9 }, b3[5] = { 10, 10, 10, 10, 10 };
+	assert_true(ss_paired_t_significant(a3, b3, 5));
+	/* d = 1, 3 (n = 2): mean 2, sd 1.414, t = 2 < 12.706 */
+	double a4[2] = { 11, 13 }, b4[2] = { 10, 10 };
+	assert_false(ss_paired_t_significant(a4, b4, 2));
+	/* identical samples and single samples are never significant */
+	assert_false(ss_paired_t_significant(b3, b3, 5));
+	assert_false(ss_paired_t_significant(a1, b1, 1));
+}
+
+static struct ss_compare_result *constructed(enum ss_cmp_metric m, const double *base, const double *other, unsigned n)
+{
+	struct ss_compare_result *r = g_new0(struct ss_compare_result, 1);
+	r->metric = m;
+	r->nr_policies = 2;
+	r->nr_loads = 1;
+	r->nr_seeds = n;
+	r->policies = g_new0(char *, 3);
+	r->policies[0] = g_strdup("base");
+	r->policies[1] = g_strdup("new");
+	r->loads = g_new0(unsigned, 1);
+	r->loads[0] = 10000;
+	r->cells = g_new0(struct ss_cmp_cell, 2);
+	r->cells[0].values = g_memdup2(base, n * sizeof(double));
+	r->cells[1].values = g_memdup2(other, n * sizeof(double));
+	ss_compare_summarise(r);
+	return r;
+}
+
+static void test_means_and_signs(void **state)
+{
+	/* higher is better: Hmean; 10 % more is +10 % */
+	double b[3] = { 100, 100, 100 }, n[3] = { 110, 110, 110 };
+	struct ss_compare_result *r = constructed(SS_CMP_THROUGHPUT, b, n, 3);
+	assert_true(fabs(r->cells[1].diff_pct - 10.0) < 1e-9);
+	assert_true(r->cells[1].significant);
+	assert_true(fabs(r->cells[0].diff_pct) < 1e-12);
+	ss_compare_result_free(r);
+	/* lower is better (latency): 10 % less is +10 % */
+	double n2[3] = { 90, 90, 90 };
+	r = constructed(SS_CMP_LATENCY_P99, b, n2, 3);
+	assert_true(fabs(r->cells[1].diff_pct - 10.0) < 1e-9);
+	ss_compare_result_free(r);
+	/* Hmean of 1, 2, 4 = 3 / 1.75; Amean for lower-is-better */
+	double h[3] = { 1, 2, 4 };
+	r = constructed(SS_CMP_THROUGHPUT, h, h, 3);
+	assert_true(fabs(r->cells[0].mean - 3.0 / 1.75) < 1e-12);
+	assert_false(r->cells[1].significant);
+	/* CoeffVar = sample stddev / arithmetic mean: sd(1,2,4) = 1.5275, mean 7/3 */
+	assert_true(fabs(r->cells[0].cov_pct - 100.0 * sqrt(7.0 / 3.0) / (7.0 / 3.0)) < 1e-9);
+	ss_compare_result_free(r);
+	r = constructed(SS_CMP_LATENCY_P50, h, h, 3);
+	assert_true(fabs(r->cells[0].mean - 7.0 / 3.0) < 1e-12);
+	/* the text table marks significance with asterisks and shows the baseline at 0.00 % */
+	GError *err = NULL;
+	char *txt = ss_compare_render(r, "text", &err);
+	assert_non_null(strstr(txt, "Amean"));
+	assert_non_null(strstr(txt, "(   0.00%)"));
+	g_free(txt);
+	assert_null(ss_compare_render(r, "xml", &err));
+	g_clear_error(&err);
+	ss_compare_result_free(r);
+}
+
+static void test_parse_loads(void **state)
+{
+	unsigned n;
+	GError *err = NULL;
+	unsigned *l = ss_cmp_parse_loads("25%..200%/25%", &n, &err);
+	assert_non_null(l);
+	assert_int_equal(n, 8);
+	assert_int_equal(l[0], 2500);
+	assert_int_equal(l[7], 20000);
+	g_free(l);
+	l = ss_cmp_parse_loads("50%,100%,0.5", &n, &err);
+	assert_int_equal(n, 3);
+	assert_int_equal(l[2], 5000);
+	g_free(l);
+	assert_null(ss_cmp_parse_loads("200%..25%/25%", &n, &err));
+	g_clear_error(&err);
+	assert_null(ss_cmp_parse_loads("25%..200%", &n, &err));
+	g_clear_error(&err);
+	assert_null(ss_cmp_parse_loads("25%,,50%", &n, &err));
+	g_clear_error(&err);
+	enum ss_cmp_metric m;
+	assert_true(ss_cmp_metric_parse("latency_p99", &m, &err));
+	assert_int_equal(m, SS_CMP_LATENCY_P99);
+	assert_false(ss_cmp_metric_parse("nope", &m, &err));
+	assert_non_null(strstr(err->message, "throughput"));
+	g_clear_error(&err);
+}
+
+/* a real comparison: the rendered table is the same with 1 and 2 jobs */
+static void test_jobs_do_not_change_results(void **state)
+{
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/xeon6148.yaml", &err);
+	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml", &err);
+	assert_non_null(t);
+	assert_non_null(w);
+	static const char *const pols[2] = { "sis_prop", "sis_util" };
+	static const unsigned loads[2] = { 5000, 9000 };
+	char *out[2];
+	for (unsigned j = 1; j <= 2; j++) {
+		struct ss_compare_spec s = { 0 };
+		s.base.topo = t;
+		s.base.wl = w;
+		ss_params_defaults(&s.base.params, t);
+		s.base.seed = 1;
+		s.base.warmup_ns = 20000000;
+		s.base.duration_ns = 30000000;
+		s.policies = pols;
+		s.nr_policies = 2;
+		s.loads = loads;
+		s.nr_loads = 2;
+		s.nr_seeds = 2;
+		s.jobs = j;
+		struct ss_compare_result *r = ss_compare_run(&s, &err);
+		assert_non_null(r);
+		out[j - 1] = ss_compare_render(r, "json", &err);
+		ss_compare_result_free(r);
+	}
+	assert_string_equal(out[0], out[1]);
+	g_free(out[0]);
+	g_free(out[1]);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paired_t),
+		cmocka_unit_test(test_means_and_signs),
+		cmocka_unit_test(test_parse_loads),
+		cmocka_unit_test(test_jobs_do_not_change_results),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
