@@ -55,10 +55,9 @@ bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m)
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 {
 	double secs = (double)r->duration_ns / 1e9;
-	uint64_t busy = 0;
 	switch (m) {
 	case SS_CMP_THROUGHPUT:
-		return (double)r->transactions / secs;
+		return ss_results_throughput(r);
 	case SS_CMP_LATENCY_P50:
 		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
 	case SS_CMP_LATENCY_P99:
@@ -70,9 +69,7 @@ double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 	case SS_CMP_MIGRATIONS:
 		return (double)r->migrations / secs;
 	case SS_CMP_BUSY_PCT:
-		for (unsigned c = 0; c < r->nr_cpus; c++)
-			busy += r->cpu[c].busy_ns;
-		return 100.0 * (double)busy / ((double)r->nr_cpus * (double)r->duration_ns);
+		return ss_results_busy_pct(r);
 	case SS_CMP_NR_METRICS:
 		break;
 	}

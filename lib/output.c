@@ -35,17 +35,22 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? round3((double)a / (double)b) : 0.0;
 }
 
-static double throughput(const struct ss_results *r)
+double ss_results_throughput(const struct ss_results *r)
 {
-	return r->duration_ns ? round3((double)r->transactions * 1e9 / (double)r->duration_ns) : 0.0;
+	return r->duration_ns ? (double)r->transactions * 1e9 / (double)r->duration_ns : 0.0;
 }
 
-static uint64_t busy_total(const struct ss_results *r)
+double ss_results_busy_pct(const struct ss_results *r)
 {
 	uint64_t b = 0;
 	for (unsigned c = 0; c < r->nr_cpus; c++)
 		b += r->cpu[c].busy_ns;
-	return b;
+	return r->nr_cpus && r->duration_ns ? 100.0 * (double)b / ((double)r->nr_cpus * (double)r->duration_ns) : 0.0;
+}
+
+static double throughput(const struct ss_results *r)
+{
+	return round3(ss_results_throughput(r));
 }
 
 static cJSON *lat_json(const struct ss_lat_hist *h)
@@ -84,7 +89,6 @@ char *ss_results_to_json(const struct ss_results *r)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *o, *a;
-	uint64_t measured_cpu_ns = (uint64_t)r->nr_cpus * r->duration_ns;
 
 	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION_STRING);
 	o = cJSON_AddObjectToObject(root, "run");
@@ -118,7 +122,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddItemToObject(root, "transaction_latency_ns", lat_json(&r->txn_latency));
 
 	o = cJSON_AddObjectToObject(root, "cpu");
-	cJSON_AddNumberToObject(o, "busy_pct", pct(busy_total(r), measured_cpu_ns));
+	cJSON_AddNumberToObject(o, "busy_pct", round3(ss_results_busy_pct(r)));
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
@@ -245,7 +249,6 @@ static void hist_text(GString *s, const struct ss_log2_hist *h, const char *name
 char *ss_results_to_text(const struct ss_results *r)
 {
 	GString *s = g_string_new(NULL);
-	uint64_t measured_cpu_ns = (uint64_t)r->nr_cpus * r->duration_ns;
 	const struct ss_lat_hist *wl = &r->wakeup_latency;
 
 	g_string_append_printf(s, "simsched run: %s (%u CPUs, %u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
@@ -259,7 +262,7 @@ char *ss_results_to_text(const struct ss_results *r)
 			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
 			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
 			       (double)wl->max / 1000.0, (unsigned long long)wl->n);
-	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", pct(busy_total(r), measured_cpu_ns));
+	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", ss_results_busy_pct(r));
 	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "wakeup migrations",
 			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
 			       (unsigned long long)r->migrations_node);

@@ -47,6 +47,11 @@ struct ss_run_config {
  */
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err);
 
+/** Transactions per simulated second of the measured window. */
+double ss_results_throughput(const struct ss_results *r);
+/** Σ busy time / (CPUs × window) × 100, in 0..100. */
+double ss_results_busy_pct(const struct ss_results *r);
+
 /** Results as JSON (stable keys: docs/output.md) / as the text report. g_free. */
 char *ss_results_to_json(const struct ss_results *r);
 char *ss_results_to_text(const struct ss_results *r);
