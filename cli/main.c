@@ -62,6 +62,7 @@ static int usage(void)
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
+		"            (topo import --sysfs [ROOT]: write a machine's YAML from a sysfs tree)\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
@@ -81,8 +82,58 @@ static int cmd_policies(void)
 	return 0;
 }
 
+/*
+ * simsched topo import --sysfs [ROOT] [--name NAME] [--out FILE]: a topology
+ * YAML from a sysfs tree (the live one at /, or a copy under ROOT); warnings
+ * go to stderr, the YAML to stdout or, written atomically, to FILE.
+ */
+static int cmd_topo_import(int argc, char **argv)
+{
+	g_autofree char *name = NULL, *out = NULL;
+	gboolean sysfs = FALSE;
+	GOptionEntry entries[] = {
+		{ "sysfs", 0, 0, G_OPTION_ARG_NONE, &sysfs, "read a sysfs tree: / (default) or the ROOT argument", NULL },
+		{ "name", 'n', 0, G_OPTION_ARG_STRING, &name, "machine name (default \"imported\")", "NAME" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the YAML to FILE (temporary file + rename)", "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GError *err = NULL;
+	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] - describe a machine from Linux sysfs as topology YAML");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok)
+		return fail(err, 2);
+	if (!sysfs) {
+		fprintf(stderr, "simsched: topo import needs --sysfs [ROOT]\n");
+		return 2;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[2]);
+		return 2;
+	}
+	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+	char *yaml = ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err);
+	for (unsigned i = 0; i < warnings->len; i++)
+		fprintf(stderr, "simsched: warning: %s\n", (const char *)g_ptr_array_index(warnings, i));
+	g_ptr_array_free(warnings, TRUE);
+	if (!yaml)
+		return fail(err, err && err->code == SS_ERROR_USAGE ? 2 : 1);
+	int rc = 0;
+	if (out) {
+		if (!ss_write_file_atomic(out, yaml, strlen(yaml), &err))
+			rc = fail(err, 1);
+	} else {
+		fputs(yaml, stdout);
+	}
+	g_free(yaml);
+	return rc;
+}
+
 static int cmd_topo(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "import"))
+		return cmd_topo_import(argc - 1, argv + 1);
 	g_autofree char *topo_path = NULL, *format = NULL;
 	gboolean json = FALSE;
 	GOptionEntry entries[] = {

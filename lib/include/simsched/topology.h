@@ -201,4 +201,24 @@ static inline unsigned ss_node_distance(const struct ss_topology *t, unsigned a,
  */
 char *ss_topology_describe(const struct ss_topology *t, const char *format, GError **err);
 
+/**
+ * Added (sysfs import). Read a Linux sysfs tree — root "/" (or NULL) for the
+ * running machine, or a copy under `root` (root/sys/devices/system/cpu/...,
+ * root/sys/devices/system/node/..., root/proc/cpuinfo) — and return topology
+ * YAML (docs/topology.md, "Import") that ss_topology_load() accepts: name
+ * `name` (NULL = "imported"), the vendor, the SLIT and packages → nodes →
+ * llcs → [clusters →] cores with explicit CPU lists and capacities
+ * (cpu_capacity, SCHED_CAPACITY_SCALE units, written where not 1024).
+ * Online CPUs must be 0..N-1. Where sysfs lacks information the kernel's v6.6
+ * fallback is used (no cache info: the core on x86, the package within the
+ * node elsewhere; no node directories: one node, SLIT 10; no distance files:
+ * 10/20) and a message is appended to `warnings` (may be NULL; elements are
+ * g_strdup'ed strings, so create it with g_ptr_array_new_with_free_func(g_free)).
+ * Returns a newly allocated string (g_free), or NULL with *err in SS_ERROR:
+ * SS_ERROR_IO (a required file or directory cannot be read), SS_ERROR_INVALID
+ * (malformed or inconsistent content), SS_ERROR_USAGE (bad name); messages
+ * are "path: what is wrong (what was expected)".
+ */
+char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err);
+
 #endif /* SIMSCHED_TOPOLOGY_H */

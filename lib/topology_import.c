@@ -1,0 +1,988 @@
+/*
+ * Import a machine from a Linux sysfs tree (/sys/devices/system/{cpu,node})
+ * as topology YAML (docs/topology.md, "Import").
+ *
+ * The groupings follow what kernel v6.6 builds from the same information:
+ * packages from physical_package_id, SMT siblings from thread_siblings_list,
+ * clusters from cluster_cpus_list (cpu_clustergroup_mask()), the LLC from the
+ * highest Unified/Data cache's shared_cpu_list (cpu_coregroup_mask()), nodes
+ * from node*\/cpulist and the SLIT from node*\/distance. Where sysfs lacks
+ * something, the kernel's own fallback is used and a warning is returned.
+ */
+#include "simsched/topology.h"
+#include "simsched/error.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+struct imp {
+	const char *root;
+	char *cpu_dir;                 /* ROOT/sys/devices/system/cpu */
+	char *node_dir;                /* ROOT/sys/devices/system/node */
+	unsigned nr_cpus, nw;
+	GPtrArray *warnings;
+	/* per CPU masks: [0] package, [1] node, [2] llc, [3] cluster, [4] core */
+	uint64_t *lv[5];
+	unsigned *capacity;
+	/* NUMA */
+	unsigned nr_nodes;             /* online nodes as listed by sysfs */
+	unsigned *node_ids;            /* their numbers */
+	unsigned *cpu_node;            /* CPU -> index into node_ids */
+	unsigned *dist;                /* nr_nodes x nr_nodes, sysfs order */
+	bool have_dist;
+	char *vendor;
+	const char *vendor_src;
+};
+
+enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
+
+static void warn(struct imp *im, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void warn(struct imp *im, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!im->warnings)
+		return;
+	va_start(ap, fmt);
+	g_ptr_array_add(im->warnings, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
+}
+
+static uint64_t *mask_of(struct imp *im, unsigned lv, unsigned cpu)
+{
+	return im->lv[lv] + (size_t)cpu * im->nw;
+}
+
+/*
+ * Read a small sysfs file, stripped of surrounding white space.
+ * Returns 1 with *out (g_free), 0 if the file does not exist and optional,
+ * -1 with *err otherwise.
+ */
+static int read_file(const char *path, bool optional, char **out, GError **err)
+{
+	char *txt = NULL;
+	gsize len = 0;
+	GError *e = NULL;
+
+	*out = NULL;
+	if (!g_file_get_contents(path, &txt, &len, &e)) {
+		if (optional && g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+			g_error_free(e);
+			return 0;
+		}
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, e->message);
+		g_error_free(e);
+		return -1;
+	}
+	if (strlen(txt) != len) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: contains a NUL byte (expected text)", path);
+		g_free(txt);
+		return -1;
+	}
+	g_strstrip(txt);
+	*out = txt;
+	return 1;
+}
+
+/*
+ * Parse a cpulist file into m (nr_cpus bits): CPUs >= nr_cpus are offline
+ * and dropped (sysfs masks may name possible-but-offline CPUs).
+ */
+static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigned nr_cpus, GError **err)
+{
+	uint64_t big[SS_MAX_CPUS / 64];
+	unsigned bad = 0;
+
+	if (ss_cpumask_parse_list(txt, big, SS_MAX_CPUS, &bad) != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-3,8\", CPUs < %u)",
+			    path, txt, bad + 1, SS_MAX_CPUS);
+		return -1;
+	}
+	ss_cpumask_copy(m, big, ss_cpumask_words(nr_cpus));
+	for (unsigned c = nr_cpus; c < ss_cpumask_words(nr_cpus) * 64; c++)
+		ss_cpumask_clear_cpu(m, c);
+	return 0;
+}
+
+/* Read an optional cpulist file of cpuN; 1 = read into m (online CPUs only), 0 = absent. */
+static int read_cpulist(struct imp *im, const char *path, bool optional, uint64_t *m, GError **err)
+{
+	char *txt;
+	int r = read_file(path, optional, &txt, err);
+
+	if (r <= 0)
+		return r;
+	r = parse_cpulist(path, txt, m, im->nr_cpus, err);
+	g_free(txt);
+	return r < 0 ? -1 : 1;
+}
+
+/* Read an integer file; 1 = read, 0 = absent (optional), -1 = error. */
+static int read_int(const char *path, bool optional, gint64 min, gint64 max, gint64 *val, GError **err)
+{
+	char *txt;
+	GError *e = NULL;
+	int r = read_file(path, optional, &txt, err);
+
+	if (r <= 0)
+		return r;
+	if (!g_ascii_string_to_signed(txt, 10, min, max, val, &e)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: bad value \"%s\" (expected an integer %" G_GINT64_FORMAT
+			    "..%" G_GINT64_FORMAT ")", path, txt, min, max);
+		g_error_free(e);
+		g_free(txt);
+		return -1;
+	}
+	g_free(txt);
+	return 1;
+}
+
+static char *cpu_path(struct imp *im, unsigned cpu, const char *rel)
+{
+	char dir[32];
+
+	g_snprintf(dir, sizeof(dir), "cpu%u", cpu);
+	return g_build_filename(im->cpu_dir, dir, rel, NULL);
+}
+
+/*
+ * Check that the per-CPU masks of one level form a partition of the CPUs:
+ * every CPU is in its own mask, and every CPU of a mask has that same mask.
+ * what/file name the level for the message.
+ */
+static bool check_partition(struct imp *im, unsigned lv, const char *file, GError **err)
+{
+	unsigned *count = g_new0(unsigned, im->nr_cpus);
+	bool ok = true;
+
+	for (unsigned c = 0; c < im->nr_cpus && ok; c++) {
+		const uint64_t *m = mask_of(im, lv, c);
+		unsigned r = ss_cpumask_first(m, im->nr_cpus);
+		char *p = cpu_path(im, c, file);
+
+		if (!ss_cpumask_test(m, c)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: does not contain cpu%u itself (expected the CPUs sharing it, including itself)", p, c);
+			ok = false;
+		} else if (!ss_cpumask_equal(m, mask_of(im, lv, r), im->nw)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: disagrees with cpu%u's (expected every CPU of the list to report the same list)", p, r);
+			ok = false;
+		} else {
+			count[r]++;
+		}
+		g_free(p);
+	}
+	for (unsigned c = 0; c < im->nr_cpus && ok; c++) {
+		const uint64_t *m = mask_of(im, lv, c);
+		unsigned r = ss_cpumask_first(m, im->nr_cpus);
+
+		if (r == c && count[c] != ss_cpumask_weight(m, im->nw)) {
+			char *p = cpu_path(im, c, file);
+
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: lists CPUs that report a different list (expected every CPU of the list to report the same list)", p);
+			g_free(p);
+			ok = false;
+		}
+	}
+	g_free(count);
+	return ok;
+}
+
+/* Restrict level lv to level parent (mask &= parent's); true if anything was cut. */
+static bool restrict_to(struct imp *im, unsigned lv, unsigned parent)
+{
+	bool cut = false;
+
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		uint64_t *m = mask_of(im, lv, c);
+		const uint64_t *p = mask_of(im, parent, c);
+
+		if (!ss_cpumask_subset(m, p, im->nw))
+			cut = true;
+		ss_cpumask_and(m, m, p, im->nw);
+	}
+	return cut;
+}
+
+static bool is_x86(const char *vendor)
+{
+	return !strcmp(vendor, "intel") || !strcmp(vendor, "amd") || !strcmp(vendor, "hygon") ||
+	       !strcmp(vendor, "zhaoxin");
+}
+
+/* The vendor: ROOT/proc/cpuinfo, else cpu/modalias, else uname (live root only). */
+static void read_vendor(struct imp *im, GError **err)
+{
+	char *path = g_build_filename(im->root, "proc", "cpuinfo", NULL);
+	char *txt = NULL;
+	GError *e = NULL;
+
+	if (read_file(path, true, &txt, &e) > 0) {
+		gchar **lines = g_strsplit(txt, "\n", -1);
+
+		for (gchar **l = lines; *l && !im->vendor; l++) {
+			char *colon = strchr(*l, ':');
+
+			if (!colon)
+				continue;
+			*colon = 0;
+			char *key = g_strstrip(*l), *val = g_strstrip(colon + 1);
+
+			if (!strcmp(key, "vendor_id")) {
+				if (!strcmp(val, "GenuineIntel"))
+					im->vendor = g_strdup("intel");
+				else if (!strcmp(val, "AuthenticAMD"))
+					im->vendor = g_strdup("amd");
+				else if (!strcmp(val, "HygonGenuine"))
+					im->vendor = g_strdup("hygon");
+				else if (!strcmp(val, "CentaurHauls") || !strcmp(val, "Shanghai"))
+					im->vendor = g_strdup("zhaoxin");
+			} else if (!strcmp(key, "CPU implementer")) {
+				im->vendor = g_strdup("arm");
+			} else if (!strcmp(key, "isa") && g_str_has_prefix(val, "rv")) {
+				im->vendor = g_strdup("riscv");
+			} else if (!strcmp(key, "CPU Family") && strstr(val, "Loongson")) {
+				im->vendor = g_strdup("loongarch");
+			}
+		}
+		g_strfreev(lines);
+		if (im->vendor)
+			im->vendor_src = "proc/cpuinfo";
+	}
+	g_clear_error(&e);
+	g_free(txt);
+	g_free(path);
+	if (im->vendor)
+		return;
+
+	/* cpu:type:x86,ven0002fam0019...  /  cpu:type:aarch64:feature:... */
+	path = g_build_filename(im->cpu_dir, "modalias", NULL);
+	if (read_file(path, true, &txt, &e) > 0) {
+		if (g_str_has_prefix(txt, "cpu:type:x86,ven")) {
+			char hex[5] = { 0 };
+			unsigned v;
+
+			strncpy(hex, txt + strlen("cpu:type:x86,ven"), 4);   /* "ven%04X" */
+			v = (unsigned)strtoul(hex, NULL, 16);
+
+			/* arch/x86/include/asm/processor.h X86_VENDOR_* */
+			im->vendor = g_strdup(v == 0 ? "intel" : v == 2 ? "amd" : v == 9 ? "hygon" :
+					      v == 5 || v == 10 ? "zhaoxin" : "generic");
+		} else if (g_str_has_prefix(txt, "cpu:type:aarch64") || g_str_has_prefix(txt, "cpu:type:arm")) {
+			im->vendor = g_strdup("arm");
+		} else if (g_str_has_prefix(txt, "cpu:type:riscv")) {
+			im->vendor = g_strdup("riscv");
+		} else if (g_str_has_prefix(txt, "cpu:type:loongarch")) {
+			im->vendor = g_strdup("loongarch");
+		}
+		if (im->vendor)
+			im->vendor_src = "sys/devices/system/cpu/modalias";
+	}
+	g_clear_error(&e);
+	g_free(txt);
+	g_free(path);
+	if (im->vendor)
+		return;
+
+	if (!strcmp(im->root, "/")) {
+		struct utsname u;
+
+		if (uname(&u) == 0) {
+			if (!strcmp(u.machine, "aarch64") || g_str_has_prefix(u.machine, "arm"))
+				im->vendor = g_strdup("arm");
+			else if (g_str_has_prefix(u.machine, "riscv"))
+				im->vendor = g_strdup("riscv");
+			else if (g_str_has_prefix(u.machine, "loongarch"))
+				im->vendor = g_strdup("loongarch");
+			if (im->vendor)
+				im->vendor_src = "uname";
+		}
+	}
+	if (!im->vendor) {
+		im->vendor = g_strdup("generic");
+		im->vendor_src = "default";
+		warn(im, "%s: CPU vendor not found in proc/cpuinfo nor sys/devices/system/cpu/modalias; "
+		     "using vendor \"generic\" (the kernel's default topology table)", im->root);
+	}
+	(void)err;
+}
+
+static int read_online(struct imp *im, GError **err)
+{
+	char *path = g_build_filename(im->cpu_dir, "online", NULL);
+	char *txt = NULL;
+	uint64_t big[SS_MAX_CPUS / 64];
+	unsigned bad = 0;
+	int rc = -1;
+
+	if (read_file(path, false, &txt, err) < 0)
+		goto out;
+	if (ss_cpumask_parse_list(txt, big, SS_MAX_CPUS, &bad) != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-7\", CPUs < %u)",
+			    path, txt, bad + 1, SS_MAX_CPUS);
+		goto out;
+	}
+	unsigned n = ss_cpumask_weight(big, SS_MAX_CPUS / 64);
+	for (unsigned c = 0; c < n; c++) {
+		if (!ss_cpumask_test(big, c)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: online CPUs \"%s\" are not contiguous from 0, cpu%u is offline "
+				    "(expected 0..N-1: bring the CPUs online or edit the tree; topology files number CPUs 0..N-1)",
+				    path, txt, c);
+			goto out;
+		}
+	}
+	im->nr_cpus = n;
+	im->nw = ss_cpumask_words(n);
+	rc = 0;
+out:
+	g_free(txt);
+	g_free(path);
+	return rc;
+}
+
+/* physical_package_id, thread siblings, cluster, capacity. */
+static int read_cpu_topology(struct imp *im, GError **err)
+{
+	gint64 *pkg = g_new0(gint64, im->nr_cpus), *core_id = g_new0(gint64, im->nr_cpus);
+	bool no_pkg = false, no_core = false, no_cls = false, have_cap = false;
+	int rc = -1;
+
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		char *p = cpu_path(im, c, NULL);
+		bool isdir = g_file_test(p, G_FILE_TEST_IS_DIR);
+
+		if (!isdir) {
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: missing (expected a directory for every online CPU)", p);
+			g_free(p);
+			goto out;
+		}
+		g_free(p);
+
+		/* physical_package_id: -1 on arm64 without package information */
+		p = cpu_path(im, c, "topology/physical_package_id");
+		int r = read_int(p, true, -1, G_MAXINT32, &pkg[c], err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			no_pkg = true;
+		if (pkg[c] < 0)
+			pkg[c] = 0;
+		p = cpu_path(im, c, "topology/core_id");
+		r = read_int(p, true, -1, G_MAXINT32, &core_id[c], err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			core_id[c] = -1 - (gint64)c;   /* unique: the CPU alone */
+
+		/* SMT siblings: thread_siblings_list, or core_cpus_list (its newer name) */
+		uint64_t *core = mask_of(im, LV_CORE, c);
+		p = cpu_path(im, c, "topology/thread_siblings_list");
+		r = read_cpulist(im, p, true, core, err);
+		g_free(p);
+		if (r == 0) {
+			p = cpu_path(im, c, "topology/core_cpus_list");
+			r = read_cpulist(im, p, true, core, err);
+			g_free(p);
+		}
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			no_core = true;
+
+		uint64_t *cls = mask_of(im, LV_CLS, c);
+		p = cpu_path(im, c, "topology/cluster_cpus_list");
+		r = read_cpulist(im, p, true, cls, err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			no_cls = true;
+
+		gint64 cap = 1024;
+		p = cpu_path(im, c, "cpu_capacity");
+		r = read_int(p, true, 1, 1024, &cap, err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			have_cap = true;
+		im->capacity[c] = (unsigned)cap;
+	}
+	(void)have_cap;
+
+	/* packages: CPUs with the same physical_package_id */
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		for (unsigned d = 0; d < im->nr_cpus; d++)
+			if (pkg[c] == pkg[d])
+				ss_cpumask_set(mask_of(im, LV_PKG, c), d);
+	if (no_pkg)
+		warn(im, "%s/cpu*/topology/physical_package_id: missing; CPUs without it are in package 0", im->cpu_dir);
+
+	if (no_core) {
+		/* no sibling lists: CPUs of one package with the same core_id (the CPU alone without core_id) */
+		warn(im, "%s/cpu*/topology/thread_siblings_list: missing; SMT siblings taken from core_id "
+		     "(no SMT where core_id is missing too)", im->cpu_dir);
+		for (unsigned c = 0; c < im->nr_cpus; c++) {
+			uint64_t *m = mask_of(im, LV_CORE, c);
+
+			ss_cpumask_zero(m, im->nw);
+			for (unsigned d = 0; d < im->nr_cpus; d++)
+				if (pkg[c] == pkg[d] && core_id[c] == core_id[d])
+					ss_cpumask_set(m, d);
+		}
+	}
+	if (no_cls) {
+		/* without cluster information the kernel's cluster is the core */
+		for (unsigned c = 0; c < im->nr_cpus; c++)
+			ss_cpumask_copy(mask_of(im, LV_CLS, c), mask_of(im, LV_CORE, c), im->nw);
+	}
+	if (!check_partition(im, LV_CORE, "topology/thread_siblings_list", err))
+		goto out;
+	if (!no_cls && !check_partition(im, LV_CLS, "topology/cluster_cpus_list", err))
+		goto out;
+	rc = 0;
+out:
+	g_free(pkg);
+	g_free(core_id);
+	return rc;
+}
+
+/*
+ * LLC of each CPU: the shared_cpu_list of its highest-level Unified or Data
+ * cache. 1 = every CPU has one, 0 = some CPU has none, -1 = error.
+ */
+static int read_caches(struct imp *im, GError **err)
+{
+	bool missing = false;
+
+	for (unsigned c = 0; c < im->nr_cpus && !missing; c++) {
+		char *dir = cpu_path(im, c, "cache");
+		GDir *d = g_dir_open(dir, 0, NULL);
+		gint64 best = -1;
+		const char *ent;
+
+		if (!d) {
+			g_free(dir);
+			missing = true;
+			break;
+		}
+		while ((ent = g_dir_read_name(d))) {
+			if (!g_str_has_prefix(ent, "index"))
+				continue;
+			char *p = g_build_filename(dir, ent, "type", NULL), *type = NULL;
+			int r = read_file(p, true, &type, err);
+			g_free(p);
+			if (r < 0)
+				goto fail;
+			if (r == 0 || (strcmp(type, "Unified") && strcmp(type, "Data"))) {
+				g_free(type);
+				continue;
+			}
+			g_free(type);
+			gint64 level;
+			p = g_build_filename(dir, ent, "level", NULL);
+			r = read_int(p, true, 0, 16, &level, err);
+			g_free(p);
+			if (r < 0)
+				goto fail;
+			if (r == 0 || level <= best)
+				continue;
+			p = g_build_filename(dir, ent, "shared_cpu_list", NULL);
+			r = read_cpulist(im, p, true, mask_of(im, LV_LLC, c), err);
+			g_free(p);
+			if (r < 0)
+				goto fail;
+			if (r > 0)
+				best = level;
+			continue;
+fail:
+			g_dir_close(d);
+			g_free(dir);
+			return -1;
+		}
+		g_dir_close(d);
+		g_free(dir);
+		if (best < 0)
+			missing = true;
+	}
+	if (missing)
+		return 0;
+	return check_partition(im, LV_LLC, "cache/index*/shared_cpu_list (highest level)", err) ? 1 : -1;
+}
+
+static unsigned *parse_distance_row(const char *path, const char *txt, unsigned n, GError **err)
+{
+	gchar **tok = g_strsplit_set(txt, " \t", -1);
+	unsigned *row = g_new0(unsigned, n), k = 0;
+
+	for (gchar **t = tok; *t; t++) {
+		guint64 v;
+
+		if (!**t)
+			continue;
+		if (k >= n) {
+			k++;
+			continue;
+		}
+		if (!g_ascii_string_to_unsigned(*t, 10, 0, 255, &v, NULL)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: bad distance \"%s\" (expected integers 10..254 separated by spaces)", path, *t);
+			goto bad;
+		}
+		row[k++] = (unsigned)v;
+	}
+	if (k != n) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "%s: %u distances (expected %u, one per online node)", path, k, n);
+		goto bad;
+	}
+	g_strfreev(tok);
+	return row;
+bad:
+	g_strfreev(tok);
+	g_free(row);
+	return NULL;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nodes: node*\/cpulist and node*\/distance. */
+static int read_nodes(struct imp *im, GError **err)
+{
+	GDir *nd = g_dir_open(im->node_dir, 0, NULL);
+	GArray *ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	const char *ent;
+	int rc = -1;
+
+	if (nd) {
+		while ((ent = g_dir_read_name(nd))) {
+			guint64 v;
+
+			if (g_str_has_prefix(ent, "node") &&
+			    g_ascii_string_to_unsigned(ent + 4, 10, 0, 65535, &v, NULL)) {
+				unsigned u = (unsigned)v;
+				g_array_append_val(ids, u);
+			}
+		}
+		g_dir_close(nd);
+	}
+	im->cpu_node = g_new(unsigned, im->nr_cpus);
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		im->cpu_node[c] = G_MAXUINT;
+	if (ids->len == 0) {
+		warn(im, "%s: no node directories; one NUMA node with distance 10", im->node_dir);
+		im->nr_nodes = 1;
+		im->node_ids = g_new0(unsigned, 1);
+		im->dist = g_new(unsigned, 1);
+		im->dist[0] = 10;
+		im->have_dist = true;
+		for (unsigned c = 0; c < im->nr_cpus; c++)
+			im->cpu_node[c] = 0;
+		goto masks;
+	}
+	qsort(ids->data, ids->len, sizeof(unsigned), cmp_uint);
+	im->nr_nodes = ids->len;
+	im->node_ids = g_new(unsigned, ids->len);
+	memcpy(im->node_ids, ids->data, ids->len * sizeof(unsigned));
+	im->dist = g_new0(unsigned, (size_t)im->nr_nodes * im->nr_nodes);
+	im->have_dist = true;
+	for (unsigned i = 0; i < im->nr_nodes; i++) {
+		char name[32];
+		uint64_t *m = g_new0(uint64_t, im->nw);
+
+		g_snprintf(name, sizeof(name), "node%u", im->node_ids[i]);
+		char *p = g_build_filename(im->node_dir, name, "cpulist", NULL);
+		int r = read_cpulist(im, p, false, m, err);
+		if (r < 0) {
+			g_free(p);
+			g_free(m);
+			goto out;
+		}
+		for (unsigned c = ss_cpumask_first(m, im->nr_cpus); c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1)) {
+			if (im->cpu_node[c] != G_MAXUINT) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: cpu%u is also in node%u (expected each CPU in one node)", p, c,
+					    im->node_ids[im->cpu_node[c]]);
+				g_free(p);
+				g_free(m);
+				goto out;
+			}
+			im->cpu_node[c] = i;
+		}
+		g_free(p);
+		g_free(m);
+
+		p = g_build_filename(im->node_dir, name, "distance", NULL);
+		char *txt = NULL;
+		r = read_file(p, true, &txt, err);
+		if (r < 0) {
+			g_free(p);
+			goto out;
+		}
+		if (r == 0) {
+			im->have_dist = false;
+		} else {
+			unsigned *row = parse_distance_row(p, txt, im->nr_nodes, err);
+			if (!row) {
+				g_free(txt);
+				g_free(p);
+				goto out;
+			}
+			memcpy(im->dist + (size_t)i * im->nr_nodes, row, im->nr_nodes * sizeof(unsigned));
+			g_free(row);
+		}
+		g_free(txt);
+		g_free(p);
+	}
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (im->cpu_node[c] == G_MAXUINT) {
+			char *p = cpu_path(im, c, NULL);
+
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: online CPU in no %s/node*/cpulist (expected every online CPU in one node)", p, im->node_dir);
+			g_free(p);
+			goto out;
+		}
+	}
+	if (!im->have_dist) {
+		warn(im, "%s/node*/distance: missing; using 10 locally and 20 (REMOTE_DISTANCE) between nodes", im->node_dir);
+		for (unsigned i = 0; i < im->nr_nodes; i++)
+			for (unsigned j = 0; j < im->nr_nodes; j++)
+				im->dist[i * im->nr_nodes + j] = i == j ? 10 : 20;
+	}
+	/* ACPI SLIT rules, as ss_topology_load checks them */
+	for (unsigned i = 0; i < im->nr_nodes; i++) {
+		for (unsigned j = 0; j < im->nr_nodes; j++) {
+			unsigned v = im->dist[i * im->nr_nodes + j];
+			const char *what = NULL;
+
+			if (i == j && v != 10)
+				what = "local distance is not 10 (expected 10 on the diagonal)";
+			else if (i != j && (v < 11 || v > 254))
+				what = "remote distance out of range (expected 11..254)";
+			else if (v != im->dist[j * im->nr_nodes + i])
+				what = "distance not symmetric (expected the same value in both directions)";
+			if (what) {
+				char name[32];
+
+				g_snprintf(name, sizeof(name), "node%u", im->node_ids[i]);
+				char *p = g_build_filename(im->node_dir, name, "distance", NULL);
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: entry %u (node%u) is %u: %s", p, j,
+					    im->node_ids[j], v, what);
+				g_free(p);
+				goto out;
+			}
+		}
+	}
+masks:
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		for (unsigned d = 0; d < im->nr_cpus; d++)
+			if (im->cpu_node[c] == im->cpu_node[d])
+				ss_cpumask_set(mask_of(im, LV_NODE, c), d);
+	rc = 0;
+out:
+	g_array_free(ids, TRUE);
+	return rc;
+}
+
+/* Union-find over CPUs, to join packages that a node spans. */
+static unsigned uf_find(unsigned *p, unsigned x)
+{
+	while (p[x] != x)
+		x = p[x] = p[p[x]];
+	return x;
+}
+
+static void join_packages(struct imp *im)
+{
+	unsigned *p = g_new(unsigned, im->nr_cpus);
+	bool joined = false;
+
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		p[c] = c;
+	for (unsigned lv = LV_PKG; lv <= LV_NODE; lv++)
+		for (unsigned c = 0; c < im->nr_cpus; c++) {
+			unsigned a = uf_find(p, c), b = uf_find(p, ss_cpumask_first(mask_of(im, lv, c), im->nr_cpus));
+			if (a != b)
+				p[a < b ? b : a] = a < b ? a : b;
+		}
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		uint64_t *m = mask_of(im, LV_PKG, c);
+		uint64_t *n = g_new0(uint64_t, im->nw);
+
+		for (unsigned d = 0; d < im->nr_cpus; d++)
+			if (uf_find(p, c) == uf_find(p, d))
+				ss_cpumask_set(n, d);
+		if (!ss_cpumask_equal(m, n, im->nw))
+			joined = true;
+		ss_cpumask_copy(m, n, im->nw);
+		g_free(n);
+	}
+	if (joined)
+		warn(im, "%s: a NUMA node spans several packages; those packages are joined into one "
+		     "(v6.6 builds no domain from the package except through the node)", im->node_dir);
+	g_free(p);
+}
+
+static void emit_cpus(GString *s, struct imp *im, const uint64_t *m)
+{
+	unsigned len = 6 * SS_MAX_CPUS;   /* "4095," per CPU at worst */
+	char *buf = g_malloc(len);
+
+	g_string_append_printf(s, "\"%s\"", ss_cpumask_format_list(m, im->nr_cpus, buf, len));
+	g_free(buf);
+}
+
+static void emit_core(GString *s, struct imp *im, unsigned first, const char *ind)
+{
+	const uint64_t *m = mask_of(im, LV_CORE, first);
+	unsigned cap = im->capacity[first];
+	bool sep = false;
+
+	g_string_append_printf(s, "%s  - ", ind);
+	if (cap != 1024)
+		g_string_append(s, "{cpus: ");
+	g_string_append_c(s, '[');
+	for (unsigned c = first; c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1)) {
+		g_string_append_printf(s, "%s%u", sep ? ", " : "", c);
+		sep = true;
+		if (im->capacity[c] != cap)
+			warn(im, "cpu%u: cpu_capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
+			     c, im->capacity[c], first, cap, cap);
+	}
+	g_string_append_c(s, ']');
+	if (cap != 1024)
+		g_string_append_printf(s, ", capacity: %u}", cap);
+	g_string_append_c(s, '\n');
+}
+
+/* The entries of level lv inside mask `in`, each in first-CPU order. */
+static void emit_level(GString *s, struct imp *im, unsigned lv, const uint64_t *in, unsigned depth,
+		       bool clusters, unsigned *node_order, unsigned *nr_order)
+{
+	static const char *const key[NR_LV] = { "packages", "nodes", "llcs", "clusters", "cores" };
+	char ind[64];
+
+	if (lv == LV_CLS && !clusters) {
+		emit_level(s, im, LV_CORE, in, depth, clusters, node_order, nr_order);
+		return;
+	}
+	memset(ind, ' ', sizeof(ind));
+	ind[MIN(depth * 2, sizeof(ind) - 1)] = 0;
+	g_string_append_printf(s, "%s%s:\n", ind, key[lv]);
+	for (unsigned c = ss_cpumask_first(in, im->nr_cpus); c < im->nr_cpus; c = ss_cpumask_next(in, im->nr_cpus, c + 1)) {
+		const uint64_t *m = mask_of(im, lv, c);
+
+		if (ss_cpumask_first(m, im->nr_cpus) != c)
+			continue;
+		if (lv == LV_CORE) {
+			emit_core(s, im, c, ind);
+			continue;
+		}
+		if (lv == LV_NODE)
+			node_order[(*nr_order)++] = im->cpu_node[c];
+		g_string_append_printf(s, "%s  - cpus: ", ind);
+		emit_cpus(s, im, m);
+		if (lv == LV_NODE)
+			g_string_append_printf(s, "    # node%u", im->node_ids[im->cpu_node[c]]);
+		g_string_append_c(s, '\n');
+		emit_level(s, im, lv + 1, m, depth + 2, clusters, node_order, nr_order);
+	}
+}
+
+static char *sanitize(const char *s)
+{
+	char *r = g_strdup(s);
+
+	for (char *p = r; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return r;
+}
+
+static char *emit_yaml(struct imp *im, const char *name, bool llc_from_cache)
+{
+	GString *s = g_string_new(NULL);
+	unsigned *order = g_new(unsigned, im->nr_nodes), nr_order = 0;
+	bool clusters = false;
+	unsigned counts[NR_LV] = { 0 };
+	char *root = sanitize(im->root);
+
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (!ss_cpumask_equal(mask_of(im, LV_CLS, c), mask_of(im, LV_CORE, c), im->nw))
+			clusters = true;
+		for (unsigned lv = 0; lv < NR_LV; lv++)
+			if (ss_cpumask_first(mask_of(im, lv, c), im->nr_cpus) == c)
+				counts[lv]++;
+	}
+	/* body first (it fixes the node order), header after */
+	GString *body = g_string_new(NULL);
+	uint64_t *all = g_new0(uint64_t, im->nw);
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		ss_cpumask_set(all, c);
+	emit_level(body, im, LV_PKG, all, 0, clusters, order, &nr_order);
+	g_free(all);
+
+	g_string_append_printf(s, "# Imported by `simsched topo import --sysfs` from %s (sys/devices/system/cpu, "
+			       "sys/devices/system/node).\n", root);
+	g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s, %u clusters, %u cores; "
+			       "vendor from %s.\n", im->nr_cpus, counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
+			       llc_from_cache ? "" : " (no cache information: kernel fallback)", counts[LV_CLS],
+			       counts[LV_CORE], im->vendor_src);
+	g_string_append(s, "# No frequency and no costs: add them by hand (docs/topology.md).\n");
+	if (nr_order < im->nr_nodes)
+		warn(im, "%s: %u node(s) without online CPUs left out (the topology format has no memory-only nodes)",
+		     im->node_dir, im->nr_nodes - nr_order);
+	g_string_append(s, "name: \"");
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_c(s, '\\');
+		g_string_append_c(s, *p);
+	}
+	g_string_append(s, "\"\n");
+	g_string_append_printf(s, "vendor: %s\n", im->vendor);
+	g_string_append(s, "numa:\n  distance:                    # SLIT, rows in the node order below\n");
+	for (unsigned i = 0; i < nr_order; i++) {
+		g_string_append(s, "    - [");
+		for (unsigned j = 0; j < nr_order; j++)
+			g_string_append_printf(s, "%s%u", j ? ", " : "", im->dist[order[i] * im->nr_nodes + order[j]]);
+		g_string_append(s, "]\n");
+	}
+	g_string_append(s, body->str);
+	g_string_free(body, TRUE);
+	g_free(order);
+	g_free(root);
+	return g_string_free(s, FALSE);
+}
+
+char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err)
+{
+	struct imp im = { 0 };
+	char *out = NULL;
+
+	g_return_val_if_fail(err == NULL || *err == NULL, NULL);
+	im.root = root && *root ? root : "/";
+	im.warnings = warnings;
+	if (!name)
+		name = "imported";
+	for (const char *p = name; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "name: contains a control character (expected printable text)");
+			return NULL;
+		}
+	}
+	if (!*name) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "name: empty (expected a machine name)");
+		return NULL;
+	}
+	im.cpu_dir = g_build_filename(im.root, "sys", "devices", "system", "cpu", NULL);
+	im.node_dir = g_build_filename(im.root, "sys", "devices", "system", "node", NULL);
+	if (!g_file_test(im.cpu_dir, G_FILE_TEST_IS_DIR)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: not a directory (expected a sysfs tree under %s)",
+			    im.cpu_dir, im.root);
+		goto out;
+	}
+	if (read_online(&im, err) < 0)
+		goto out;
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		im.lv[lv] = g_new0(uint64_t, (size_t)im.nr_cpus * im.nw);
+	im.capacity = g_new(unsigned, im.nr_cpus);
+	read_vendor(&im, err);
+	if (read_cpu_topology(&im, err) < 0)
+		goto out;
+	if (read_nodes(&im, err) < 0)
+		goto out;
+	join_packages(&im);
+	if (restrict_to(&im, LV_NODE, LV_PKG)) /* cannot happen after join_packages */
+		warn(&im, "%s: node split at package boundaries", im.node_dir);
+
+	/* SMT siblings must lie within one node */
+	for (unsigned c = 0; c < im.nr_cpus; c++) {
+		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_NODE, c), im.nw)) {
+			char *p = cpu_path(&im, c, "topology/thread_siblings_list");
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: SMT siblings in different NUMA nodes (expected a core's threads in one node)", p);
+			g_free(p);
+			goto out;
+		}
+	}
+
+	int llc = read_caches(&im, err);
+	if (llc < 0)
+		goto out;
+	if (llc == 0) {
+		if (is_x86(im.vendor)) {
+			/*
+			 * x86 (v6.6 arch/x86/kernel/smpboot.c): cpu_coregroup_mask() is
+			 * cpu_llc_shared_mask(), which without an LLC id holds the CPU
+			 * alone; build_sched_domain() then widens MC to its SMT child
+			 * ("arch topology borken"), so the LLC is the core.
+			 */
+			warn(&im, "%s/cpu*/cache: no cache information; each core is its own LLC "
+			     "(x86 cpu_llc_shared_mask() without an LLC id, widened to the SMT siblings)", im.cpu_dir);
+			for (unsigned c = 0; c < im.nr_cpus; c++)
+				ss_cpumask_copy(mask_of(&im, LV_LLC, c), mask_of(&im, LV_CORE, c), im.nw);
+		} else {
+			/*
+			 * arm64/riscv (v6.6 drivers/base/arch_topology.c): cpu_coregroup_mask()
+			 * is the package (core_sibling) within the node when no LLC is known.
+			 */
+			warn(&im, "%s/cpu*/cache: no cache information; the LLC is the package within the node "
+			     "(arch_topology cpu_coregroup_mask() without llc_sibling)", im.cpu_dir);
+			for (unsigned c = 0; c < im.nr_cpus; c++)
+				ss_cpumask_and(mask_of(&im, LV_LLC, c), mask_of(&im, LV_PKG, c),
+					       mask_of(&im, LV_NODE, c), im.nw);
+		}
+	}
+	if (restrict_to(&im, LV_LLC, LV_NODE))
+		warn(&im, "%s/cpu*/cache: an LLC spans several NUMA nodes (or packages); split at node boundaries, "
+		     "as x86 match_llc() does for Sub-NUMA Clustering", im.cpu_dir);
+	for (unsigned c = 0; c < im.nr_cpus; c++) {
+		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_LLC, c), im.nw)) {
+			char *p = cpu_path(&im, c, "topology/thread_siblings_list");
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: SMT siblings do not share the LLC (expected a core's threads within one cache/index*/shared_cpu_list)", p);
+			g_free(p);
+			goto out;
+		}
+	}
+	if (restrict_to(&im, LV_CLS, LV_LLC))
+		warn(&im, "%s/cpu*/topology/cluster_cpus_list: a cluster is larger than its LLC; cut to the LLC",
+		     im.cpu_dir);
+	for (unsigned c = 0; c < im.nr_cpus; c++) {
+		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_CLS, c), im.nw)) {
+			warn(&im, "%s/cpu*/topology/cluster_cpus_list: cpu%u's cluster does not hold its SMT siblings; "
+			     "cluster information ignored (one cluster per core)", im.cpu_dir, c);
+			for (unsigned d = 0; d < im.nr_cpus; d++)
+				ss_cpumask_copy(mask_of(&im, LV_CLS, d), mask_of(&im, LV_CORE, d), im.nw);
+			break;
+		}
+	}
+	out = emit_yaml(&im, name, llc > 0);
+out:
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		g_free(im.lv[lv]);
+	g_free(im.capacity);
+	g_free(im.node_ids);
+	g_free(im.cpu_node);
+	g_free(im.dist);
+	g_free(im.vendor);
+	g_free(im.cpu_dir);
+	g_free(im.node_dir);
+	return out;
+}

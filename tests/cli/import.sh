@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# simsched topo import --sysfs: a fake tree imports to a file that loads and
+# runs; a malformed tree is a clear error with nothing written.
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" topo import --sysfs "$src/tests/data/sysfs/x86-2s" --name fake2s --out "$tmp/m.yaml" > /dev/null
+"$bin" topo --topology "$tmp/m.yaml" | grep -q "machine fake2s"
+"$bin" run --topology "$tmp/m.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml" --warmup 0 --duration 10ms --quiet
+if "$bin" topo import --sysfs "$src/tests/data/sysfs/bad-distance" --out "$tmp/bad.yaml" 2> "$tmp/err"; then
+	echo "a malformed tree was accepted"; exit 1
+fi
+grep -q "^simsched: " "$tmp/err"
+[ ! -e "$tmp/bad.yaml" ]
+echo "import ok"
