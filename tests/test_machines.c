@@ -20,28 +20,7 @@
 #define MAX_LEVELS 5
 #define NO_NUMA (-1)
 
-static char listbuf[4][8192];
-
-/* cpulist of m; up to 4 results live at once */
-static const char *L(const struct ss_topology *t, const uint64_t *m)
-{
-	static unsigned k;
-	char *b = listbuf[k++ % 4];
-
-	return ss_cpumask_format_list(m, t->nr_cpus, b, sizeof(listbuf[0]));
-}
-
-static struct ss_topology *load_file(const char *rel)
-{
-	GError *err = NULL;
-	char *path = g_build_filename(SS_SOURCE_DIR, rel, NULL);
-	struct ss_topology *t = ss_topology_load(path, &err);
-
-	if (!t)
-		fail_msg("%s: %s", path, err->message);
-	g_free(path);
-	return t;
-}
+#include "machine_helpers.h"
 
 /* ------------------------------------------------------------------------ */
 /* All five: they load, with the reference's counts                         */
