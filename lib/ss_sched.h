@@ -50,7 +50,6 @@ struct ss_event {
 	uint64_t key;       /* class << 56 | cpu << 40 | sequence (40 bits) */
 	uint32_t heap_idx;
 	uint16_t cls;
-	uint16_t aux;       /* event-specific (e.g. ILB flags) */
 	uint32_t owner;     /* task id or cpu */
 };
 

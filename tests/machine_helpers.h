@@ -1,4 +1,4 @@
-/* Helpers shared by the shipped-machine tests (test_machines*.c). */
+/* Helpers shared by the topology tests (test_topology.c, test_machines*.c). */
 #ifndef SIMSCHED_TEST_MACHINE_HELPERS_H
 #define SIMSCHED_TEST_MACHINE_HELPERS_H
 
