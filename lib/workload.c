@@ -163,6 +163,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			task->role = r;
 			task->instance = i;
 			task->nice = role->nice;
+			task->mem_node = -1;
 			switch (role->start) {
 			case SS_START_ANY:
 				task->start_cpu = -1;

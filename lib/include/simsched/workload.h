@@ -65,6 +65,9 @@ struct ss_wl_task {
 	uint32_t instance;   /* instance number */
 	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
 	int nice;            /* -20..19 */
+	uint32_t working_set_kib;  /* cache working set, KiB (role key working_set; 0 = no refill cost) */
+	uint32_t mem_bw_mbps;      /* memory bandwidth demand running alone, MB/s (memory_bandwidth; 0 = none) */
+	int16_t mem_node;          /* home node of its memory (memory_node), -1 = local: where it first runs */
 };
 
 /** The tasks of a workload at one load level, owned by the caller (ss_wl_plan_free). */
