@@ -311,27 +311,73 @@ static uint32_t menu_typical_interval(const struct ss_rq *rq)
 	}
 }
 
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (!rq->timer_slot[i]) {
+			rq->timer_slot[i] = expires;
+			return;
+		}
+	}
+}
+
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (rq->timer_slot[i] == expires) {
+			rq->timer_slot[i] = 0;
+			return;
+		}
+	}
+}
+
+/* tick_nohz_get_sleep_length() with the tick stopped: the next timer armed on this CPU, ns from now. */
+static uint64_t next_timer_ns(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	uint64_t next = UINT64_MAX;
+	for (int i = 0; i < 4; i++)
+		if (rq->timer_slot[i] && rq->timer_slot[i] < next)
+			next = rq->timer_slot[i];
+	return next == UINT64_MAX ? UINT64_MAX : next > sim->now ? next - sim->now : 0;
+}
+
+#define RESIDENCY_THRESHOLD_NS 15000   /* menu.c v6.6 */
+
 /*
- * menu_select() (menu.c v6.6) without a known next timer (the tick is
- * stopped and simulated timers are not per-CPU): the deepest state whose
- * target residency fits the typical interval; a polling state 0 is left for
- * the next state, as menu does when no timer is due soon.
+ * menu_select() (drivers/cpuidle/governors/menu.c v6.6): the predicted idle
+ * length is the typical interval, bounded by the next timer on this CPU when
+ * the typical interval is above RESIDENCY_THRESHOLD_NS (the correction factor
+ * is taken as 1: it starts there and its adaptation is not modelled); no PM
+ * QoS latency limit. The deepest state whose target residency fits wins; a
+ * polling state 0 is left for the next state unless a timer is due before
+ * that state pays off.
  */
 static int menu_select(const struct ss_sim *sim, const struct ss_rq *rq)
 {
 	const struct ss_topology *t = sim->topo;
-	uint64_t predicted = (uint64_t)menu_typical_interval(rq) * 1000;
-	int idx = 0;
+	uint64_t typical = menu_typical_interval(rq);
+	uint64_t predicted = typical * 1000, next_timer = UINT64_MAX;
+	int idx = -1;
+
+	if (predicted > RESIDENCY_THRESHOLD_NS) {
+		next_timer = next_timer_ns(sim, rq);
+		if (next_timer < predicted)
+			predicted = next_timer;
+	}
+	if (t->nr_idle_states <= 1 || next_timer < t->idle_state[1].target_residency_ns)
+		return 0;
 	for (unsigned i = 0; i < t->nr_idle_states; i++) {
 		const struct ss_idle_state *st = &t->idle_state[i];
+		if (idx == -1)
+			idx = (int)i;
 		if (st->target_residency_ns > predicted) {
-			if (t->idle_state[idx].polling && i > 0 && idx == 0)
+			if (t->idle_state[idx].polling && st->target_residency_ns <= next_timer)
 				idx = (int)i;
 			break;
 		}
 		idx = (int)i;
 	}
-	return idx;
+	return idx < 0 ? 0 : idx;
 }
 
 static void idle_state_enter(struct ss_sim *sim, struct ss_rq *rq)
@@ -787,6 +833,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
 			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + a.ns, SS_EV_TIMER, (unsigned)p->cpu);
+			ss_timer_armed(rq, sim->now + a.ns);
 			schedule(sim, rq);
 			return;
 		case SS_ACT_WAKE: {
@@ -852,6 +899,7 @@ static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 	/* hrtimer wakeup: interrupt context on the CPU the task slept on, which
 	 * first leaves its idle state if it is in one */
 	struct ss_rq *rq = &sim->rq[p->cpu];
+	ss_timer_fired(rq, p->ev_timer.time);
 	if (!rq->curr && rq->idle_state >= 0) {
 		uint64_t lat = ss_cpu_wake_cost(sim, rq, false);
 		if (lat) {
@@ -1271,8 +1319,6 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	ss_evq_init(&sim->evq, 3 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
-	for (unsigned c = 0; c < sim->nr_cpus; c++)
-		idle_state_enter(sim, &sim->rq[c]);   /* every CPU starts in the idle loop */
 
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
@@ -1335,7 +1381,9 @@ static void start_tasks(struct ss_sim *sim)
 			schedule(sim, rq);
 		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
 			resched_curr(sim, rq);
-	}
+	}	/* CPUs left without a task enter the idle loop */
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		ss_idle_reenter(sim, &sim->rq[c]);
 }
 
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)

@@ -162,6 +162,8 @@ struct ss_rq {
 	uint8_t menu_ptr;              /* next slot of menu_intervals */
 	uint64_t idle_entry;           /* ns: when the current idle period began */
 	uint32_t menu_intervals[8];    /* µs: the last 8 idle periods (menu governor's data->intervals) */
+	uint64_t timer_slot[4];        /* ns: expiry of sleep timers armed on this CPU (0 = free slot), for the
+	                                  governor's next-timer bound; more than 4 pending are not tracked */
 	uint64_t lock_free_at;         /* ns: rq->__lock is free from then on (direct remote enqueues) */
 };
 
@@ -337,6 +339,9 @@ uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
  * latency — and accounts both. 0 for a CPU that is not in an idle state.
  */
 uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi);
+/** A sleep timer expiring at `expires` (ns) is armed on / fired on rq's CPU (the governor's next timer). */
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires);
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires);
 /** An idle CPU that was woken but got no task goes back into an idle state (menu choice). */
 void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq);
 
