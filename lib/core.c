@@ -976,6 +976,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(&r->lost, 0, sizeof r->lost);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
 	r->ipis_saved_polling = 0;
+	r->policy_redirects = 0;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_cpu_stats *cs = &r->cpu[c];
 		memset(cs, 0, sizeof *cs);
@@ -1261,6 +1262,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		g_string_free(names, TRUE);
 		return false;
 	}
+	for (unsigned i = 0; i < sim->policy->nr_params && i < G_N_ELEMENTS(sim->policy_param); i++)
+		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
 	sim->features = ss_features_default();
 	if (!ss_features_parse(sim->policy->features, &sim->features, err))
 		return false;
@@ -1384,6 +1387,28 @@ static void start_tasks(struct ss_sim *sim)
 	}	/* CPUs left without a task enter the idle loop */
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
 		ss_idle_reenter(sim, &sim->rq[c]);
+}
+
+struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err)
+{
+	struct ss_sim *sim = g_new0(struct ss_sim, 1);
+	if (!cfg->topo || !cfg->wl || !sim_init(sim, cfg, err)) {
+		if (!cfg->topo || !cfg->wl)
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
+		ss_sim_destroy(sim);
+		return NULL;
+	}
+	return sim;
+}
+
+void ss_sim_destroy(struct ss_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->res)
+		ss_results_free(sim->res);
+	sim_destroy(sim);
+	g_free(sim);
 }
 
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)

@@ -132,6 +132,7 @@ char *ss_results_to_json(const struct ss_results *r)
 		for (unsigned i = 0; i < r->nr_idle_states; i++)
 			cJSON_AddNumberToObject(st, r->idle_state_name[i], (double)r->idle_state_entries[i]);
 	}
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(root, "policy_stats"), "redirects", (double)r->policy_redirects);
 	o = cJSON_AddObjectToObject(root, "time_lost_ns");
 	cJSON_AddNumberToObject(o, "probe", (double)r->lost.probe);
 	cJSON_AddNumberToObject(o, "context_switch", (double)r->lost.context_switch);

@@ -207,6 +207,8 @@ struct ss_policy {
 };
 
 const struct ss_policy *ss_policy_find(const char *name);
+/* lib/policies/burst.c */
+extern const struct ss_policy ss_policy_burst_threshold;
 /** NULL-terminated array of all policies. */
 const struct ss_policy *const *ss_policies(void);
 
@@ -237,6 +239,7 @@ struct ss_sim {
 	unsigned nohz_nr_cpus;
 	uint64_t nohz_next_balance, nohz_next_blocked; /* jiffies */
 	bool nohz_has_blocked;
+	int64_t policy_param[8];       /* the policy's parameters: --set policy.KEY values, else defaults */
 	/* the waker context of the wakeup being placed */
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
 	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
@@ -330,6 +333,14 @@ uint64_t ss_get_sd_balance_interval(const struct ss_sim *sim, const struct ss_sc
 bool ss_should_we_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
 			  enum ss_cpu_idle_type idle);
 uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
+
+/**
+ * A simulation set up but not started (tests: build a state, call a policy):
+ * tasks are created on their start CPUs but not enqueued, every CPU is idle.
+ * NULL + *err as ss_simulate(). Free with ss_sim_destroy().
+ */
+struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err);
+void ss_sim_destroy(struct ss_sim *sim);
 
 /* core.c: costs (docs/model.md "Costs") */
 /**

@@ -104,6 +104,8 @@ struct ss_results {
 	unsigned nr_idle_states;
 	char idle_state_name[SS_STATS_IDLE_STATES][16];
 	uint64_t ipis_saved_polling;                       /* wakeups of a polling idle CPU: no IPI sent */
+	/* policy */
+	uint64_t policy_redirects;   /* placements a burst policy overrode (burst_threshold, burst_avg_depth) */
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */
