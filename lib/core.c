@@ -1303,6 +1303,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->cpu = c;
 		ss_cfs_rq_init(&rq->cfs);
 		rq->capacity = t->cpu[c].capacity;
+		/* A kernel's rq clock is never 0 — and PELT reads last_update_time == 0
+		 * as "not attached": start the PELT clock 1024 periods in (2^20 ns,
+		 * a whole number of periods, so period boundaries stay aligned). */
+		rq->pclk.clock_task = rq->pclk.clock_pelt = 1u << 20;
 		rq->speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)rq->capacity * sim->params.freq_capacity));
 		rq->avg_idle = 2 * sim->params.migration_cost_ns;
 		rq->wake_avg_idle = rq->avg_idle;
