@@ -642,7 +642,8 @@ static void build_domains(struct builder *bd)
 
 			flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |
 				SD_WAKE_AFFINE | SD_PREFER_SIBLING | tl->sd_flags;
-			flags |= asym_classify(bd, span);
+			/* sd_init() classifies its own span (tl->mask), before the widening above */
+			flags |= asym_classify(bd, tl->mask[cpu]);
 			/* Don't attempt to spread across CPUs of different capacities. */
 			if ((flags & SD_ASYM_CPUCAPACITY) && child)
 				child->flags &= ~SD_PREFER_SIBLING;
@@ -1210,6 +1211,14 @@ static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
 			break;
 		}
 	}
+	/* update_top_cache_domain(): lowest_flag_domain(cpu, SD_ASYM_CPUCAPACITY_FULL) */
+	c->sd_asym_cpucapacity = -1;
+	for (unsigned q = 0; q < nr; q++) {
+		if (c->sd[q].flags & SD_ASYM_CPUCAPACITY_FULL) {
+			c->sd_asym_cpucapacity = (int)q;
+			break;
+		}
+	}
 }
 
 int ss_topology_build(struct ss_topology *t, GError **err)
@@ -1251,6 +1260,11 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	build_domains(&bd);
 	build_all_groups(&bd);
 	compute_imb_numa_nr(&bd);
+	/* build_sched_domains(): has_asym |= sd->flags & SD_ASYM_CPUCAPACITY, before attaching */
+	t->asym_cpucap_active = false;
+	for (size_t i = 0; i < (size_t)bd.n * bd.nr_tl; i++)
+		if (bd.b[i].built && (bd.b[i].flags & SD_ASYM_CPUCAPACITY))
+			t->asym_cpucap_active = true;
 	for (unsigned cpu = 0; cpu < bd.n; cpu++)
 		attach_domain(&bd, cpu, degen_mask);
 

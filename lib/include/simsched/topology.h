@@ -116,6 +116,9 @@ struct ss_cpu_topo {
 	const uint64_t *node_mask;     /* cpumask_of_node() */
 	/* Added (topology helper): */
 	int sd_numa;                   /* index in sd[] of sd_numa (lowest SD_NUMA domain), -1 if none */
+	/* Added (asymmetric capacity): */
+	int sd_asym_cpucapacity;       /* index in sd[] of sd_asym_cpucapacity (lowest domain with
+	                                  SD_ASYM_CPUCAPACITY_FULL, v6.6 update_top_cache_domain()), -1 if none */
 };
 
 struct ss_topology {
@@ -138,6 +141,9 @@ struct ss_topology {
 	char *description;             /* from the YAML "description" key, NULL if not given */
 	unsigned nr_numa_levels;       /* sched_domains_numa_levels: distinct SLIT values */
 	unsigned *numa_distances;      /* sched_domains_numa_distance[], ascending, [0] = 10 */
+	/* Added (asymmetric capacity): */
+	bool asym_cpucap_active;       /* sched_asym_cpucap_active(): some domain has SD_ASYM_CPUCAPACITY
+	                                  (the sched_asym_cpucapacity key build_sched_domains() sets) */
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
