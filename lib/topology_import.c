@@ -1,6 +1,6 @@
 /*
  * Import a machine from a Linux sysfs tree (/sys/devices/system/{cpu,node})
- * as topology YAML (docs/topology.md, "Import").
+ * as topology YAML (docs/topologies.md, "Import").
  *
  * The groupings follow what kernel v6.6 builds from the same information:
  * packages from physical_package_id, SMT siblings from thread_siblings_list,
@@ -74,6 +74,11 @@ static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigne
 	uint64_t big[SS_MAX_CPUS / 64];
 	unsigned bad = 0;
 
+	if (!*txt) {
+		/* an empty list: a memory-only node's cpulist */
+		ss_cpumask_zero(m, ss_cpumask_words(nr_cpus));
+		return 0;
+	}
 	if (ss_cpumask_parse_list(txt, big, SS_MAX_CPUS, &bad) != 0) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-3,8\", CPUs < %u)",
