@@ -510,7 +510,7 @@ static int build_masks(struct hw *h, GError **err)
 			ss_cpumask_and(ss_imp_mask(im, LV_LLC, c), ss_imp_mask(im, LV_PKG, c), ss_imp_mask(im, LV_NODE, c), im->nw);
 	if (ss_imp_restrict(im, LV_LLC, LV_NODE))
 		ss_imp_warn(im, "%s: an L%u cache spans several NUMA nodes; the LLC is clipped to the node, as x86 "
-			    "match_llc() does under Sub-NUMA Clustering (topology_sane() keeps LLC within the node)",
+			    "match_llc() does (Sub-NUMA Clustering; elsewhere topology_sane() ignores the dependency)",
 			    h->path, cache_depth);
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
 		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_LLC, c), im->nw)) {
