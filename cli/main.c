@@ -62,7 +62,7 @@ static int usage(void)
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
-		"            (topo import --sysfs [ROOT]: write a machine's YAML from a sysfs tree)\n"
+		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
@@ -83,37 +83,44 @@ static int cmd_policies(void)
 }
 
 /*
- * simsched topo import --sysfs [ROOT] [--name NAME] [--out FILE]: a topology
- * YAML from a sysfs tree (the live one at /, or a copy under ROOT); warnings
- * go to stderr, the YAML to stdout or, written atomically, to FILE.
+ * simsched topo import --sysfs [ROOT] | --hwloc FILE.xml [--name NAME] [--out FILE]:
+ * a topology YAML from a sysfs tree (the live one at /, or a copy under ROOT)
+ * or from an hwloc XML export; warnings go to stderr, the YAML to stdout or,
+ * written atomically, to FILE.
  */
 static int cmd_topo_import(int argc, char **argv)
 {
-	g_autofree char *name = NULL, *out = NULL;
+	g_autofree char *name = NULL, *out = NULL, *hwloc = NULL;
 	gboolean sysfs = FALSE;
 	GOptionEntry entries[] = {
 		{ "sysfs", 0, 0, G_OPTION_ARG_NONE, &sysfs, "read a sysfs tree: / (default) or the ROOT argument", NULL },
+		{ "hwloc", 0, 0, G_OPTION_ARG_FILENAME, &hwloc, "read an hwloc XML export (v1 or v2, lstopo FILE.xml)", "FILE.xml" },
 		{ "name", 'n', 0, G_OPTION_ARG_STRING, &name, "machine name (default \"imported\")", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the YAML to FILE (temporary file + rename)", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
-	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] - describe a machine from Linux sysfs as topology YAML");
+	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] | --hwloc FILE.xml - describe a machine as topology YAML");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
-	if (!sysfs) {
-		fprintf(stderr, "simsched: topo import needs --sysfs [ROOT]\n");
+	if (!sysfs && !hwloc) {
+		fprintf(stderr, "simsched: topo import needs --sysfs [ROOT] or --hwloc FILE.xml\n");
 		return 2;
 	}
-	if (argc > 2) {
-		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[2]);
+	if (sysfs && hwloc) {
+		fprintf(stderr, "simsched: topo import: --sysfs and --hwloc exclude each other\n");
+		return 2;
+	}
+	if (argc > (sysfs ? 2 : 1)) {
+		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[sysfs ? 2 : 1]);
 		return 2;
 	}
 	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
-	char *yaml = ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err);
+	char *yaml = sysfs ? ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err)
+			   : ss_topology_import_hwloc(hwloc, name, warnings, &err);
 	for (unsigned i = 0; i < warnings->len; i++)
 		fprintf(stderr, "simsched: warning: %s\n", (const char *)g_ptr_array_index(warnings, i));
 	g_ptr_array_free(warnings, TRUE);

@@ -3,7 +3,9 @@
  * select_task_rq_fair() (wakeup path), record_wakee(), wake_wide(),
  * wake_affine() (WA_IDLE, WA_WEIGHT, WA_BIAS), select_idle_sibling(),
  * select_idle_smt(), select_idle_core(), select_idle_cpu() with SIS_PROP and
- * SIS_UTIL, __update_idle_core(), update_idle_cpu_scan().
+ * SIS_UTIL, __update_idle_core(), update_idle_cpu_scan(); on asymmetric-
+ * capacity machines select_idle_capacity(), asym_fits_cpu(), util_fits_cpu().
+ * Energy-aware placement (find_energy_efficient_cpu) is not modelled.
  *
  * Every runqueue these functions read on another CPU is a probe: it costs
  * simulated time on the waking CPU (ss_charge_probe(), by distance).
@@ -336,6 +338,127 @@ out_stats:
 	return idle_cpu;
 }
 
+/* ------------------------------------------------------------ asymmetric CPU capacity */
+
+/* fits_capacity(), fair.c v6.6: util fits with a 20% margin (1280/1024). */
+static inline bool fits_capacity(unsigned long cap, unsigned long max)
+{
+	return cap * 1280 < max * 1024;
+}
+
+/*
+ * util_fits_cpu(), kernel v6.6 fair.c: 1 = fits, 0 = does not, -1 = util
+ * fits but uclamp_min asks for more than the CPU can give. capacity_of() is
+ * rq->capacity and no thermal pressure is modelled, so capacity_orig_thermal
+ * = capacity_orig = arch capacity. uclamp_is_used() (the sched_uclamp_used
+ * key) is false while every clamp has its default (0, 1024), which is all
+ * this model's tasks have: then only fits_capacity() decides.
+ */
+int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
+		     unsigned cpu)
+{
+	unsigned long capacity_orig, capacity_orig_thermal;
+	unsigned long capacity = sim->rq[cpu].capacity;
+	bool fits, uclamp_max_fits;
+
+	/* Check if the real util fits without any uclamp boost/cap applied. */
+	fits = fits_capacity(util, capacity);
+	if (uclamp_min == 0 && uclamp_max == SS_SCHED_CAPACITY_SCALE)   /* !uclamp_is_used() */
+		return fits;
+
+	capacity_orig = sim->topo->cpu[cpu].capacity;   /* capacity_orig_of() */
+	capacity_orig_thermal = capacity_orig;          /* - arch_scale_thermal_pressure(): none */
+	/*
+	 * We want to force a task to fit a cpu as implied by uclamp_max, except
+	 * on the biggest CPUs where uclamp_max = 1024 means "no cap".
+	 */
+	uclamp_max_fits = (capacity_orig == SS_SCHED_CAPACITY_SCALE) && (uclamp_max == SS_SCHED_CAPACITY_SCALE);
+	uclamp_max_fits = !uclamp_max_fits && (uclamp_max <= capacity_orig);
+	fits = fits || uclamp_max_fits;
+	/* uclamp_min > uclamp_max: uclamp_max wins */
+	if (uclamp_min > uclamp_max)
+		uclamp_min = uclamp_max;
+	if (fits && (util < uclamp_min) && (uclamp_min > capacity_orig_thermal))
+		return -1;
+	return fits;
+}
+
+/* asym_fits_cpu(), fair.c v6.6: true on symmetric machines, else util_fits_cpu() > 0. */
+static inline bool asym_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long util_min,
+				 unsigned long util_max, unsigned cpu)
+{
+	if (sim->topo->asym_cpucap_active)
+		return ss_util_fits_cpu(sim, util, util_min, util_max, cpu) > 0;
+	return true;
+}
+
+/*
+ * select_idle_capacity(), kernel v6.6 fair.c: scan the sd_asym_cpucapacity
+ * domain of target (∩ allowed) from target itself, wrapping; return the
+ * first idle CPU the task fits, else the idle CPU that fits best (-1 before
+ * 0), at equal fit the one with the largest capacity; -1 if none is idle.
+ * Every CPU looked at is a probe, charged and counted as select_idle_cpu's.
+ */
+int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target)
+{
+	unsigned long task_util, util_min, util_max, best_cap = 0;
+	int fits, best_fits = 0;
+	int cpu_found = -1, best_cpu = -1;
+	uint64_t *cpus = sim->scratch_mask;
+	unsigned probes = 0;
+	uint64_t cost0 = sim->scan_cost;
+	struct ss_llc_stats *ls = sim->measuring ? &sim->res->llc[sim->topo->cpu[target].llc_index] : NULL;
+	struct ss_cpumask_wrap it;
+	unsigned cpu;
+
+	if (sim->measuring) {
+		sim->res->sic_calls++;
+		ls->sic_calls++;
+	}
+	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
+	task_util = ss_task_util_est(&p->avg);
+	util_min = 0;                          /* uclamp_eff_value(p, UCLAMP_MIN): default */
+	util_max = SS_SCHED_CAPACITY_SCALE;    /* uclamp_eff_value(p, UCLAMP_MAX): default */
+
+	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target); cpu < sim->nr_cpus;
+	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+		unsigned long cpu_cap = sim->rq[cpu].capacity;   /* capacity_of() */
+
+		probes++;
+		ss_charge_probe(sim, cpu);
+		if (!ss_available_idle_cpu(sim, cpu))   /* no SCHED_IDLE tasks: sched_idle_cpu() is false */
+			continue;
+		fits = ss_util_fits_cpu(sim, task_util, util_min, util_max, cpu);
+		/* This CPU fits with all requirements */
+		if (fits > 0) {
+			cpu_found = (int)cpu;
+			break;
+		}
+		/* Only the min performance hint (uclamp_min) doesn't fit: capacity_orig - thermal */
+		else if (fits < 0)
+			cpu_cap = sim->topo->cpu[cpu].capacity;
+		/* First, select CPU which fits better (-1 being better than 0), then the best capacity. */
+		if ((fits < best_fits) || ((fits == best_fits) && (cpu_cap > best_cap))) {
+			best_cap = cpu_cap;
+			best_cpu = (int)cpu;
+			best_fits = fits;
+		}
+	}
+	if (cpu_found < 0)
+		cpu_found = best_cpu;
+	if (sim->measuring) {
+		sim->res->sic_probes += probes;
+		ls->sic_probes += probes;
+		if (cpu_found >= 0) {
+			sim->res->sic_found++;
+			ls->sic_found++;
+		}
+		ss_log2_hist_add(&sim->res->sic_time, sim->scan_cost - cost0);
+		ss_log2_hist_add(&sim->res->sic_probes_hist, probes);
+	}
+	return cpu_found;
+}
+
 /* ------------------------------------------------------------ select_idle_sibling */
 
 static inline int sis_return(struct ss_sim *sim, enum ss_sis_outcome o, int cpu)
@@ -345,25 +468,44 @@ static inline int sis_return(struct ss_sim *sim, enum ss_sis_outcome o, int cpu)
 	return cpu;
 }
 
-/* select_idle_sibling(), kernel v6.6 fair.c, symmetric capacity. */
+/*
+ * select_idle_sibling(), kernel v6.6 fair.c. On an asymmetric-capacity
+ * machine (sched_asym_cpucap_active()) the target/prev/recent shortcuts also
+ * need the task to fit (asym_fits_cpu()) and the scan is
+ * select_idle_capacity() over sd_asym_cpucapacity instead of the LLC.
+ */
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target)
 {
 	const struct ss_topology *t = sim->topo;
 	const struct ss_sched_domain *sd;
 	bool has_idle_core = false;
 	int i, recent_used_cpu;
+	unsigned long task_util = 0, util_min = 0, util_max = SS_SCHED_CAPACITY_SCALE;
 
 	if (sim->measuring)
 		sim->res->sis_calls++;
 
+	/*
+	 * On asymmetric system, update task utilization because we will check
+	 * that the task fits with cpu's capacity.
+	 */
+	if (t->asym_cpucap_active) {
+		/* sync_entity_load_avg(&p->se): to task_cpu(p)'s cfs_rq last_update_time */
+		ss___update_load_avg_blocked_se(sim->rq[p->cpu].cfs_avg.avg.last_update_time, &p->avg, p->se.weight);
+		task_util = ss_task_util_est(&p->avg);
+		/* uclamp_eff_value(p, UCLAMP_MIN/MAX): the defaults 0 and 1024 */
+	}
+
 	ss_charge_probe(sim, (unsigned)target);
-	if (ss_available_idle_cpu(sim, (unsigned)target))
+	if (ss_available_idle_cpu(sim, (unsigned)target) &&
+	    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)target))
 		return sis_return(sim, SS_SIS_TARGET, target);
 
 	/* If the previous CPU is cache affine and idle, don't be stupid. */
 	if (prev != target && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 		ss_charge_probe(sim, (unsigned)prev);
-		if (ss_available_idle_cpu(sim, (unsigned)prev))
+		if (ss_available_idle_cpu(sim, (unsigned)prev) &&
+		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)prev))
 			return sis_return(sim, SS_SIS_PREV, prev);
 	}
 	/* (the per-CPU-kthread stacking shortcut never applies: wakers here are user tasks) */
@@ -375,8 +517,20 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 	    ss_cpus_share_cache(t, (unsigned)recent_used_cpu, (unsigned)target)) {
 		ss_charge_probe(sim, (unsigned)recent_used_cpu);
 		if (ss_available_idle_cpu(sim, (unsigned)recent_used_cpu) &&
-		    ss_cpumask_test(p->cpus_ptr, (unsigned)recent_used_cpu))
+		    ss_cpumask_test(p->cpus_ptr, (unsigned)recent_used_cpu) &&
+		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)recent_used_cpu))
 			return sis_return(sim, SS_SIS_RECENT, recent_used_cpu);
+	}
+
+	/*
+	 * For asymmetric CPU capacity systems, our domain of interest is
+	 * sd_asym_cpucapacity rather than sd_llc. CPUs without such a domain
+	 * (a symmetric island) take the usual path.
+	 */
+	if (t->asym_cpucap_active && t->cpu[target].sd_asym_cpucapacity >= 0) {
+		sd = &t->cpu[target].sd[t->cpu[target].sd_asym_cpucapacity];
+		i = ss_select_idle_capacity(sim, p, sd, target);
+		return i >= 0 ? sis_return(sim, SS_SIS_IDLE_CPU, i) : sis_return(sim, SS_SIS_FALLBACK, target);
 	}
 
 	sd = sd_llc(sim, (unsigned)target);

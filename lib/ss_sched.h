@@ -306,6 +306,11 @@ int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, 
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target);
 int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd,
 		       bool has_idle_core, int target);
+/** util_fits_cpu() (fair.c v6.6): 1 fits, 0 not, -1 util fits but not uclamp_min; util/clamps 0..1024. */
+int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
+		     unsigned cpu);
+/** select_idle_capacity() (fair.c v6.6) over sd (sd_asym_cpucapacity of target); -1 if no CPU is idle. */
+int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target);
 int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int this_cpu,
 		   int prev_cpu, bool sync);
 bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);
