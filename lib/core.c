@@ -667,12 +667,20 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 	else
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(p, cpu))   /* select_fallback_rq() */
+	if (!cpu_allowed(p, cpu)) {   /* select_fallback_rq() */
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+		if (sim->measuring)
+			sim->res->wakeups_fallback++;
+	}
 	if ((unsigned)cpu != (unsigned)p->cpu)
 		set_task_cpu(sim, p, (unsigned)cpu);
 	cost = sim->scan_cost;
 	if (sim->measuring) {
+		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
+		if (!ss_idle_cpu(sim, (unsigned)cpu))
+			sim->res->wakeups_busy++;
+		sim->res->wakeups_remote_llc += w->llc != c->llc;
+		sim->res->wakeups_remote_node += w->node != c->node;
 		sim->res->wakeups++;
 		sim->res->cpu[cpu].wakeups++;
 		sim->res->scan_time_ns += cost;
@@ -972,6 +980,9 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
 	memset(&r->sic_time, 0, sizeof r->sic_time);
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
+	memset(&r->sis, 0, sizeof r->sis);
+	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(&r->lost, 0, sizeof r->lost);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
@@ -986,6 +997,7 @@ static void reset_stats(struct ss_sim *sim)
 		struct ss_llc_stats *ls = &r->llc[l];
 		ls->nr_idle_scan_weighted = 0;
 		ls->sic_calls = ls->sic_probes = ls->sic_found = ls->nr_idle_scan_writes = 0;
+		memset(&ls->sis, 0, sizeof ls->sis);
 		sim->llc_shared[l].nr_idle_scan_since = sim->now;
 	}
 	sim->measuring = true;
@@ -1067,6 +1079,7 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->core_busy);
 	g_free(sim->node_bw_demand);
 	g_free(sim->node_bw_cpus);
+	g_free(sim->policy_state);
 	g_clear_error(&sim->fatal);
 }
 
@@ -1264,8 +1277,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	}
 	for (unsigned i = 0; i < sim->policy->nr_params && i < G_N_ELEMENTS(sim->policy_param); i++)
 		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
+	if (sim->policy->state_size)
+		sim->policy_state = g_malloc0(sim->policy->state_size);
 	sim->features = ss_features_default();
-	if (!ss_features_parse(sim->policy->features, &sim->features, err))
+	if (sim->policy->features && *sim->policy->features && !ss_features_parse(sim->policy->features, &sim->features, err))
 		return false;
 	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
 		return false;

@@ -84,6 +84,97 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 	return o;
 }
 
+/*
+ * The SIS scan statistics (docs/output.md): counters as counted, rates as
+ * percentages with the formulas of the SIS schedstats (mmtests):
+ *   search efficiency = (calls - failures) / runqueues scanned
+ *   domain efficiency = (domain searches - their failures) / their runqueues scanned
+ *   fast rate         = fast-path answers / calls
+ *   success rate      = (calls - failures) / calls
+ */
+static void sis_stats_json(cJSON *o, const struct ss_sis_stats *st)
+{
+	cJSON_AddNumberToObject(o, "calls", (double)st->calls);
+	cJSON_AddNumberToObject(o, "fast_path", (double)st->fast);
+	cJSON_AddNumberToObject(o, "domain_searches", (double)st->domain_searches);
+	cJSON_AddNumberToObject(o, "idle_core_searches", (double)st->core_searches);
+	cJSON_AddNumberToObject(o, "rqs_scanned", (double)st->scanned);
+	cJSON_AddNumberToObject(o, "domain_rqs_scanned", (double)st->domain_scanned);
+	cJSON_AddNumberToObject(o, "failures", (double)st->failed);
+	cJSON_AddNumberToObject(o, "domain_failures", (double)st->domain_failed);
+	cJSON_AddNumberToObject(o, "walked_whole_mask", (double)st->walked_all);
+	cJSON_AddNumberToObject(o, "rqs_scanned_per_call", ratio(st->scanned, st->calls));
+	cJSON_AddNumberToObject(o, "search_efficiency_pct", pct(st->calls - st->failed, st->scanned));
+	cJSON_AddNumberToObject(o, "domain_efficiency_pct", pct(st->domain_searches - st->domain_failed, st->domain_scanned));
+	cJSON_AddNumberToObject(o, "fast_rate_pct", pct(st->fast, st->calls));
+	cJSON_AddNumberToObject(o, "success_rate_pct", pct(st->calls - st->failed, st->calls));
+}
+
+
+static void sis_scan_json(cJSON *root, const struct ss_results *r)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "sis_scan");
+	cJSON *a;
+	sis_stats_json(o, &r->sis);
+	cJSON_AddItemToObject(o, "rqs_scanned_per_call_hist", log2_json(&r->sis_scanned_hist));
+	a = cJSON_AddArrayToObject(o, "llc");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "llc", l);
+		cJSON_AddStringToObject(e, "cpus", r->llc[l].cpus ? r->llc[l].cpus : "");
+		sis_stats_json(e, &r->llc[l].sis);
+		cJSON_AddItemToArray(a, e);
+	}
+	o = cJSON_AddObjectToObject(root, "wakeups");
+	cJSON_AddNumberToObject(o, "total", (double)r->wakeups);
+	cJSON_AddNumberToObject(o, "onto_busy_cpu", (double)r->wakeups_busy);
+	cJSON_AddNumberToObject(o, "outside_waker_llc", (double)r->wakeups_remote_llc);
+	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
+	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
+}
+
+static void sis_scan_text(GString *s, const struct ss_results *r)
+{
+	const struct ss_sis_stats *st = &r->sis;
+	g_string_append_printf(s, "%-34s %llu\n", "select_idle_sibling calls", (unsigned long long)st->calls);
+	g_string_append_printf(s, "%-34s %llu (fast rate %.2f %%)\n", "  fast path (target/prev/recent)",
+			       (unsigned long long)st->fast, pct(st->fast, st->calls));
+	g_string_append_printf(s, "%-34s %llu (idle-core searches %llu)\n", "  domain searches",
+			       (unsigned long long)st->domain_searches, (unsigned long long)st->core_searches);
+	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %.3f per call\n", "  runqueues scanned",
+			       (unsigned long long)st->scanned, (unsigned long long)st->domain_scanned,
+			       ratio(st->scanned, st->calls));
+	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu)\n", "  failures (answer not idle)",
+			       (unsigned long long)st->failed, (unsigned long long)st->walked_all);
+	g_string_append_printf(s, "%-34s search %.2f %%  domain %.2f %%  success rate %.2f %%\n", "  efficiency",
+			       pct(st->calls - st->failed, st->scanned),
+			       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
+			       pct(st->calls - st->failed, st->calls));
+	g_string_append_printf(s, "%-34s %llu of %llu (%.2f %%)\n", "wakeups onto a busy CPU",
+			       (unsigned long long)r->wakeups_busy, (unsigned long long)r->wakeups,
+			       pct(r->wakeups_busy, r->wakeups));
+	g_string_append_printf(s, "%-34s LLC %llu  node %llu\n", "wakeups outside the waker's",
+			       (unsigned long long)r->wakeups_remote_llc, (unsigned long long)r->wakeups_remote_node);
+	if (r->wakeups_fallback)
+		g_string_append_printf(s, "%-34s %llu\n", "placed outside p->cpus_ptr (fallback)",
+				       (unsigned long long)r->wakeups_fallback);
+}
+
+static void sis_scan_llc_text(GString *s, const struct ss_results *r)
+{
+	g_string_append(s, "\nselect_idle_sibling per LLC (of target): calls, fast %, domain searches, rqs scanned/call, failures, search eff %, domain eff %, success %\n");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		const struct ss_sis_stats *st = &r->llc[l].sis;
+		g_string_append_printf(s, "  llc %-3u cpus %-16s calls %9llu  fast %6.2f  domain %9llu  scanned/call %7.3f  failed %8llu  search %6.2f  domain %6.2f  success %6.2f\n",
+				       l, r->llc[l].cpus ? r->llc[l].cpus : "", (unsigned long long)st->calls,
+				       pct(st->fast, st->calls), (unsigned long long)st->domain_searches,
+				       ratio(st->scanned, st->calls), (unsigned long long)st->failed,
+				       pct(st->calls - st->failed, st->scanned),
+				       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
+				       pct(st->calls - st->failed, st->calls));
+	}
+}
+
 
 char *ss_results_to_json(const struct ss_results *r)
 {
@@ -165,6 +256,8 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "skipped_nr_idle_scan_0", (double)r->sic_skipped_nr0);
 	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
 	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
+
+	sis_scan_json(root, r);
 
 	o = cJSON_AddObjectToObject(root, "balance");
 	cJSON_AddNumberToObject(o, "lb_stats_passes", (double)r->lb_stats_passes);
@@ -291,6 +384,7 @@ char *ss_results_to_text(const struct ss_results *r)
 			       r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : 0.0);
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
 			       (unsigned long long)r->scan_time_ns);
+	sis_scan_text(s, r);
 	{
 		const struct ss_time_lost *l = &r->lost;
 		double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1) / 100.0;
@@ -313,8 +407,10 @@ char *ss_results_to_text(const struct ss_results *r)
 				       ls->nr_idle_scan_final, ls->nr_samples ? ls->util_series[ls->nr_samples - 1] : 0,
 				       ratio(ls->sic_probes, ls->sic_calls));
 	}
+	sis_scan_llc_text(s, r);
 	g_string_append(s, "\n");
 	hist_text(s, &r->sic_time, "nsecs (time per select_idle_cpu call)");
+	hist_text(s, &r->sis_scanned_hist, "rqs (runqueues scanned per select_idle_sibling call)");
 	return g_string_free(s, FALSE);
 }
 

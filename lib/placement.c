@@ -240,6 +240,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	struct ss_cpumask_wrap it;
 	unsigned cpu;
 
+	sim->scan_walked_all = false;
 	if (sim->measuring) {
 		sim->res->sic_calls++;
 		ls->sic_calls++;
@@ -314,6 +315,8 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 				break;
 		}
 	}
+	/* the walk ran out of CPUs: every CPU of the mask was visited (a found core returned above) */
+	sim->scan_walked_all = idle_cpu < 0;
 	if (has_idle_core)
 		sd_llc_shared(sim, (unsigned)target)->has_idle_cores = false;   /* set_idle_cores(target, 0) */
 
@@ -461,10 +464,59 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 
 /* ------------------------------------------------------------ select_idle_sibling */
 
-static inline int sis_return(struct ss_sim *sim, enum ss_sis_outcome o, int cpu)
+/*
+ * The scan statistics of select_idle_sibling() (docs/output.md), counted by
+ * target's LLC and in total, in the terms of the SIS schedstats used on LKML
+ * (Mel Gorman, "sched/fair: Track efficiency of select_idle_sibling", 2020,
+ * and mmtests): calls, fast-path answers, domain searches, runqueues
+ * scanned, failures. Counters only: a handful of increments per call.
+ */
+struct sis_acct {
+	uint64_t scanned0, domain0;   /* sis_probes_total at entry / at the domain search */
+	bool domain;
+};
+
+static int sis_done(struct ss_sim *sim, struct ss_task *p, int target, const struct sis_acct *a,
+		    enum ss_sis_outcome o, int cpu)
 {
-	if (sim->measuring)
-		sim->res->sis_outcome[o]++;
+	struct ss_results *r = sim->res;
+	struct ss_sis_stats *t, *l;
+	uint64_t scanned;
+	if (!sim->measuring)
+		return cpu;
+	t = &r->sis;
+	l = &r->llc[sim->topo->cpu[target].llc_index].sis;
+	scanned = r->sis_probes_total - a->scanned0;
+	r->sis_outcome[o]++;
+	t->calls++;
+	l->calls++;
+	t->scanned += scanned;
+	l->scanned += scanned;
+	if (o == SS_SIS_TARGET || o == SS_SIS_PREV || o == SS_SIS_RECENT) {
+		t->fast++;
+		l->fast++;
+	}
+	if (a->domain) {
+		uint64_t d = r->sis_probes_total - a->domain0;
+		t->domain_searches++;
+		l->domain_searches++;
+		t->domain_scanned += d;
+		l->domain_scanned += d;
+	}
+	/* failure: the answer is a CPU that is not idle (the wakee will queue) */
+	if (!ss_available_idle_cpu(sim, (unsigned)cpu)) {
+		t->failed++;
+		l->failed++;
+		if (a->domain) {
+			t->domain_failed++;
+			l->domain_failed++;
+		}
+		if (a->domain && sim->scan_walked_all) {
+			t->walked_all++;
+			l->walked_all++;
+		}
+	}
+	ss_log2_hist_add(&r->sis_scanned_hist, scanned);
 	return cpu;
 }
 
@@ -476,14 +528,27 @@ static inline int sis_return(struct ss_sim *sim, enum ss_sis_outcome o, int cpu)
  */
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target)
 {
+	return ss_select_idle_sibling_scan(sim, p, prev, target, NULL);
+}
+
+/*
+ * select_idle_sibling() (kernel v6.6 fair.c, symmetric capacity) with the
+ * domain search replaceable: scan == NULL is v6.6's select_idle_cpu().
+ */
+int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev, int target,
+				ss_select_idle_cpu_fn scan)
+{
 	const struct ss_topology *t = sim->topo;
 	const struct ss_sched_domain *sd;
 	bool has_idle_core = false;
 	int i, recent_used_cpu;
 	unsigned long task_util = 0, util_min = 0, util_max = SS_SCHED_CAPACITY_SCALE;
+	struct sis_acct a = { 0 };
 
-	if (sim->measuring)
+	if (sim->measuring) {
 		sim->res->sis_calls++;
+		a.scanned0 = sim->res->sis_probes_total;
+	}
 
 	/*
 	 * On asymmetric system, update task utilization because we will check
@@ -499,14 +564,14 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 	ss_charge_probe(sim, (unsigned)target);
 	if (ss_available_idle_cpu(sim, (unsigned)target) &&
 	    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)target))
-		return sis_return(sim, SS_SIS_TARGET, target);
+		return sis_done(sim, p, target, &a, SS_SIS_TARGET, target);
 
 	/* If the previous CPU is cache affine and idle, don't be stupid. */
 	if (prev != target && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 		ss_charge_probe(sim, (unsigned)prev);
 		if (ss_available_idle_cpu(sim, (unsigned)prev) &&
 		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)prev))
-			return sis_return(sim, SS_SIS_PREV, prev);
+			return sis_done(sim, p, target, &a, SS_SIS_PREV, prev);
 	}
 	/* (the per-CPU-kthread stacking shortcut never applies: wakers here are user tasks) */
 
@@ -519,7 +584,7 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 		if (ss_available_idle_cpu(sim, (unsigned)recent_used_cpu) &&
 		    ss_cpumask_test(p->cpus_ptr, (unsigned)recent_used_cpu) &&
 		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)recent_used_cpu))
-			return sis_return(sim, SS_SIS_RECENT, recent_used_cpu);
+			return sis_done(sim, p, target, &a, SS_SIS_RECENT, recent_used_cpu);
 	}
 
 	/*
@@ -529,27 +594,91 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 	 */
 	if (t->asym_cpucap_active && t->cpu[target].sd_asym_cpucapacity >= 0) {
 		sd = &t->cpu[target].sd[t->cpu[target].sd_asym_cpucapacity];
+		a.domain = true;
+		if (sim->measuring)
+			a.domain0 = sim->res->sis_probes_total;
+		sim->scan_walked_all = false;
 		i = ss_select_idle_capacity(sim, p, sd, target);
-		return i >= 0 ? sis_return(sim, SS_SIS_IDLE_CPU, i) : sis_return(sim, SS_SIS_FALLBACK, target);
+		return i >= 0 ? sis_done(sim, p, target, &a, SS_SIS_IDLE_CPU, i) : sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
 	}
 
 	sd = sd_llc(sim, (unsigned)target);
 	if (!sd)
-		return sis_return(sim, SS_SIS_FALLBACK, target);
+		return sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
 
+	/* the domain search: what the fast path could not answer */
+	a.domain = true;
+	if (sim->measuring)
+		a.domain0 = sim->res->sis_probes_total;
+	sim->scan_walked_all = false;
 	if (smt_active(sim)) {
 		has_idle_core = sd_llc_shared(sim, (unsigned)target)->has_idle_cores;   /* test_idle_cores() */
 		if (!has_idle_core && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 			i = select_idle_smt(sim, p, (unsigned)prev);
 			if (i >= 0)
-				return sis_return(sim, SS_SIS_SMT, i);
+				return sis_done(sim, p, target, &a, SS_SIS_SMT, i);
 		}
 	}
+	if (has_idle_core && sim->measuring) {
+		sim->res->sis.core_searches++;
+		sim->res->llc[t->cpu[target].llc_index].sis.core_searches++;
+	}
 
-	i = ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
+	i = scan ? scan(sim, p, has_idle_core, target) : ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
 	if (i >= 0)
-		return sis_return(sim, SS_SIS_IDLE_CPU, i);
-	return sis_return(sim, SS_SIS_FALLBACK, target);
+		return sis_done(sim, p, target, &a, SS_SIS_IDLE_CPU, i);
+	return sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
+}
+
+/* ------------------------------------------------------------ shared steps for policies */
+
+int ss_select_idle_smt(struct ss_sim *sim, struct ss_task *p, int target)
+{
+	return select_idle_smt(sim, p, (unsigned)target);
+}
+
+int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_t *cpus, int *idle_cpu)
+{
+	unsigned probes = 0;
+	return select_idle_core(sim, p, (unsigned)core, cpus, idle_cpu, &probes);
+}
+
+/*
+ * select_idle_cpu()'s loop (kernel v6.6 fair.c) over mask ∩ p->cpus_ptr
+ * with the caller's budget *nr instead of SIS_PROP/SIS_UTIL's. Unlike the
+ * kernel's "if (!--nr) return -1" (nr - 1 probes), *nr is the number of CPUs
+ * still to probe at most, decreased per probe.
+ */
+int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
+			  bool has_idle_core, long *nr)
+{
+	uint64_t *cpus = sim->scratch_mask;
+	struct ss_cpumask_wrap it;
+	int idle_cpu = -1, i;
+	unsigned cpu, probes = 0;
+
+	sim->scan_walked_all = false;
+	ss_cpumask_and(cpus, mask, p->cpus_ptr, sim->nr_words);
+	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
+	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+		if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
+			continue;
+		if (has_idle_core) {
+			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
+			if (i >= 0)
+				return i;
+		} else {
+			if (*nr == 0)
+				return -1;
+			if (*nr > 0)
+				(*nr)--;
+			idle_cpu = __select_idle_cpu(sim, cpu);
+			if (idle_cpu >= 0)
+				return idle_cpu;
+		}
+	}
+	sim->scan_walked_all = idle_cpu < 0;
+	return idle_cpu;
 }
 
 /* ------------------------------------------------------------ select_task_rq_fair */
@@ -560,7 +689,7 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
  * never set (sd_init), so a wakeup always takes the fast path; the fork/exec
  * slow path (find_idlest_cpu) is not reached by this model's workloads.
  */
-int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+int ss_wake_target(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
 {
 	const struct ss_cpu_topo *ct = &sim->topo->cpu[sim->this_cpu];
 	bool sync = (wake_flags & WF_SYNC) && sim->current;
@@ -584,7 +713,12 @@ int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, 
 		if (!want_affine)
 			break;
 	}
-	return ss_select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	return new_cpu;
+}
+
+int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	return ss_select_idle_sibling(sim, p, prev_cpu, ss_wake_target(sim, p, prev_cpu, wake_flags));
 }
 
 /* ------------------------------------------------------------ SIS_UTIL writer */

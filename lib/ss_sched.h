@@ -14,6 +14,7 @@
 #include "simsched/features.h"
 #include "simsched/params.h"
 #include "simsched/pelt.h"
+#include "simsched/policy.h"
 #include "simsched/rng.h"
 #include "simsched/sim.h"
 #include "simsched/stats.h"
@@ -179,13 +180,7 @@ struct ss_sd_shared {
 
 struct ss_sim;
 
-/** One parameter of a policy (--set policy.KEY=VALUE). */
-struct ss_policy_param {
-	const char *key, *unit, *doc;
-	int64_t def, min, max;
-};
-
-enum ss_cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+/* struct ss_policy_param and enum ss_cpu_idle_type: simsched/policy.h */
 
 /**
  * A wake-placement policy: the ops of design.md. A policy is a named preset
@@ -204,12 +199,16 @@ struct ss_policy {
 				enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity);
 	const struct ss_policy_param *params;
 	unsigned nr_params;
+	size_t state_size;      /* bytes of zeroed per-run state (sim->policy_state), 0 = none */
 };
 
+/** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
 /* lib/policies/burst.c */
 extern const struct ss_policy ss_policy_burst_threshold;
-/** NULL-terminated array of all policies. */
+/** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
+const struct ss_policy *ss_policy_plugin_find(const char *name);
+/** NULL-terminated array of the built-in policies. */
 const struct ss_policy *const *ss_policies(void);
 
 /* ---------------------------------------------------------------- the simulation */
@@ -244,6 +243,8 @@ struct ss_sim {
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
 	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
 	uint64_t scan_cost;            /* ns charged to the waker by probes so far */
+	void *policy_state;            /* policy->state_size bytes, zeroed per run */
+	bool scan_walked_all;          /* the last idle-CPU walk ran out of CPUs (no budget stop, nothing found) */
 	/* statistics */
 	bool measuring;
 	uint64_t measure_start;

@@ -40,6 +40,23 @@ struct ss_cpu_stats {
 	uint64_t wakeups;          /* tasks woken onto this CPU */
 };
 
+/**
+ * select_idle_sibling() scan statistics, in the terms of the SIS schedstats
+ * (Mel Gorman, "sched/fair: Track efficiency of select_idle_sibling",
+ * LKML 2020; mmtests). Formulas of the derived rates: docs/output.md.
+ */
+struct ss_sis_stats {
+	uint64_t calls;            /* select_idle_sibling() calls */
+	uint64_t fast;             /* answered by the fast path: target, prev or recent_used_cpu idle */
+	uint64_t domain_searches;  /* calls past the fast path into sd_llc (select_idle_smt / select_idle_cpu) */
+	uint64_t scanned;          /* runqueues read by the calls; each fast-path check counts one */
+	uint64_t domain_scanned;   /* of those, read by domain searches */
+	uint64_t failed;           /* calls whose answer is a CPU that is not idle (available_idle_cpu() false) */
+	uint64_t domain_failed;    /* of those, calls that made a domain search */
+	uint64_t core_searches;    /* domain searches with has_idle_cores set (the select_idle_core() walk) */
+	uint64_t walked_all;       /* failed domain searches whose walk visited its whole mask (no budget stop) */
+};
+
 /** Per-LLC figures (one per sd_llc_shared). */
 struct ss_llc_stats {
 	unsigned first_cpu, nr_cpus;
@@ -51,6 +68,7 @@ struct ss_llc_stats {
 	uint16_t *nr_idle_scan_series;   /* nr_samples values, one per sample interval */
 	uint16_t *util_series;           /* mean cpu_util of the LLC per sample, 0..1024 */
 	uint64_t nr_idle_scan_writes;    /* times update_idle_cpu_scan changed the value */
+	struct ss_sis_stats sis;         /* select_idle_sibling() calls whose target is in this LLC */
 };
 
 /** Where select_idle_sibling() found its answer. */
@@ -96,6 +114,11 @@ struct ss_results {
 	uint64_t scan_time_ns;               /* Σ simulated time charged to wakers for probing */
 	struct ss_log2_hist sic_time;        /* ns per select_idle_cpu call */
 	struct ss_log2_hist sic_probes_hist; /* rqs probed per select_idle_cpu call */
+	struct ss_sis_stats sis;             /* all select_idle_sibling() calls (Σ of the per-LLC ones) */
+	struct ss_log2_hist sis_scanned_hist; /* runqueues read per select_idle_sibling() call */
+	uint64_t wakeups_busy;               /* wakeups placed on a CPU that was not idle when chosen */
+	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
+	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
 	/* costs */
