@@ -193,6 +193,7 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 	if (a.kind == SS_ACT_RUN) {
 		if (sim->trace)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
+		p->run_work = a.ns;
 		p->work_left = work_to_wall(rq, a.ns);
 	} else {
 		p->held = a;
