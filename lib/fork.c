@@ -240,7 +240,10 @@ static int find_idlest_group_cpu(struct ss_sim *sim, const struct ss_sched_group
 		if (!ss_cpumask_test(p->cpus_ptr, i))
 			continue;
 		if (ss_available_idle_cpu(sim, i)) {
-			if (sim->rq[i].idle_stamp > latest_idle_timestamp) {
+			/* deviation: a CPU idle since the run started has idle_stamp 0
+			 * (the kernel's CPUs all went through newidle after boot); it
+			 * still counts as idle */
+			if (shallowest_idle_cpu == -1 || sim->rq[i].idle_stamp > latest_idle_timestamp) {
 				latest_idle_timestamp = sim->rq[i].idle_stamp;
 				shallowest_idle_cpu = (int)i;
 			}
