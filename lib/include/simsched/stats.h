@@ -58,6 +58,23 @@ enum ss_sis_outcome {
 	SS_SIS_TARGET, SS_SIS_PREV, SS_SIS_RECENT, SS_SIS_SMT, SS_SIS_IDLE_CPU, SS_SIS_FALLBACK, SS_SIS_NR
 };
 
+/**
+ * Simulated time lost to each modelled cost over the measured window, ns
+ * (docs/model.md "Costs"; each is 0 when its cost parameter is 0).
+ */
+struct ss_time_lost {
+	uint64_t probe;             /* rq probes of wake placement, charged to the waker (= scan_time_ns) */
+	uint64_t context_switch;    /* cost.context_switch_ns per switch */
+	uint64_t ipi;               /* wakeup, reschedule and NOHZ-kick IPI delivery */
+	uint64_t idle_exit;         /* exit latency of the idle state a woken CPU was in */
+	uint64_t cache_refill;      /* extra run time after a migration (working set × refill cost) */
+	uint64_t smt;               /* running slower while SMT siblings were busy */
+	uint64_t memory_bandwidth;  /* running slower while the home node's bandwidth was oversubscribed */
+	uint64_t rq_lock;           /* wakers waiting for a remote rq lock held by other wakers */
+};
+
+#define SS_STATS_IDLE_STATES 8
+
 struct ss_results {
 	/* the run */
 	char *topology, *topology_file, *workload, *workload_file, *policy, *features;
@@ -88,6 +105,12 @@ struct ss_results {
 	struct ss_log2_hist sic_probes_hist; /* rqs probed per select_idle_cpu call */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
+	/* costs */
+	struct ss_time_lost lost;
+	uint64_t idle_state_entries[SS_STATS_IDLE_STATES]; /* idle periods per chosen state (topology order) */
+	unsigned nr_idle_states;
+	char idle_state_name[SS_STATS_IDLE_STATES][16];
+	uint64_t ipis_saved_polling;                       /* wakeups of a polling idle CPU: no IPI sent */
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */
