@@ -7,7 +7,7 @@ fail=0
 for f in "$SRC"/workloads/*.yaml; do
 	for t in kunpeng920 xeon6148; do
 		out=$("$BIN" run --topology "$SRC/topologies/$t.yaml" --workload "$f" --load 100% \
-			--warmup 100ms --duration 200ms --format json) || { echo "FAIL $f $t: exit $?"; fail=1; continue; }
+			--warmup 20ms --duration 50ms --format json) || { echo "FAIL $f $t: exit $?"; fail=1; continue; }
 		unit=$(sed -n 's/^[[:space:]]*unit:[[:space:]]*\([^,}]*\).*/\1/p;s/.*metric: {.*unit: \([^,}]*\).*/\1/p' "$f" | head -1)
 		if ! printf '%s' "$out" | python3 -c '
 import json, sys
