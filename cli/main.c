@@ -4,6 +4,7 @@
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
  *   simsched topo     --topology T [--format text|json|yaml | --json]
+ *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
  *   simsched policies
  */
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cli.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/sim.h"
@@ -63,6 +65,7 @@ static int usage(void)
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT]: write a machine's YAML from a sysfs tree)\n"
+		"  pelt      util_avg over time of a periodic pattern or a workload's task alone on a CPU\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
@@ -507,6 +510,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies();
+	if (!strcmp(argv[1], "pelt"))
+		return ss_cli_pelt(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
 		return 0;
