@@ -301,6 +301,7 @@ static int cmd_run(int argc, char **argv)
 		g_strfreev(sets);
 		return fail(err, 1);
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&cfg.params, t);
 	for (gchar **s = sets; s && *s; s++) {
 		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
@@ -454,6 +455,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 		goto out;
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
 	for (gchar **s = sets; s && *s; s++)
 		if (!ss_params_set(&spec.base.params, pols[0], *s, &err)) {

@@ -452,6 +452,7 @@ int ss_cli_pelt(int argc, char **argv)
 			rc = pelt_fail(err, 1);
 			goto out;
 		}
+		ss_cli_workload_warnings(w);
 		if (!(plan = plan_with_task(w, task, &spec.task, &err))) {
 			rc = pelt_fail(err, 2);
 			goto out;
