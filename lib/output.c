@@ -5,6 +5,7 @@
  * hash-table order, so the same run gives the same bytes.
  */
 #include "simsched/sim.h"
+#include "simsched/workload.h"
 #include "simsched/error.h"
 
 #include <cjson/cJSON.h>
@@ -51,6 +52,25 @@ double ss_results_busy_pct(const struct ss_results *r)
 static double throughput(const struct ss_results *r)
 {
 	return round3(ss_results_throughput(r));
+}
+
+double ss_results_metric_value(const struct ss_results *r)
+{
+	double win = (double)r->duration_ns / 1e9;
+
+	switch ((enum ss_wl_measure)r->measure) {
+	case SS_MEASURE_TXN_RATE:
+		return ss_results_throughput(r);
+	case SS_MEASURE_TXN_BYTES:
+		return win > 0 ? (double)r->transactions * (double)r->bytes_per_txn / 1e6 / win : 0.0;
+	case SS_MEASURE_MEM_BW:
+		return win > 0 ? (double)r->mem_traffic_bytes / 1e6 / win : 0.0;
+	case SS_MEASURE_FINISH:
+		return (double)r->finish_ns / 1e9;
+	case SS_MEASURE_WAKEUP_PCT:
+		return (double)ss_lat_hist_quantile(&r->metric_latency, (double)r->percentile_x10 / 1000.0) / 1000.0;
+	}
+	return 0.0;
 }
 
 static cJSON *lat_json(const struct ss_lat_hist *h)
@@ -112,8 +132,9 @@ char *ss_results_to_json(const struct ss_results *r)
 	o = cJSON_AddObjectToObject(root, "metric");
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
 	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
-	cJSON_AddNumberToObject(o, "value", throughput(r));
+	cJSON_AddNumberToObject(o, "value", round3(ss_results_metric_value(r)));
 	cJSON_AddBoolToObject(o, "higher_is_better", r->higher_is_better);
+	cJSON_AddStringToObject(o, "better", r->higher_is_better ? "higher" : "lower");
 
 	o = cJSON_AddObjectToObject(root, "throughput");
 	cJSON_AddNumberToObject(o, "transactions", (double)r->transactions);
@@ -257,7 +278,11 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
 			       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
 	g_string_append_printf(s, "sched features: %s\n\n", r->features);
-	g_string_append_printf(s, "%-34s %14.1f transactions/s (higher is better)\n", "throughput", throughput(r));
+	g_string_append_printf(s, "%-34s %14.3f %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
+			       ss_results_metric_value(r), r->metric_unit ? r->metric_unit : "transactions/s",
+			       r->higher_is_better ? "higher" : "lower");
+	if (r->measure != SS_MEASURE_TXN_RATE)
+		g_string_append_printf(s, "%-34s %14.1f transactions/s\n", "transaction marks", throughput(r));
 	g_string_append_printf(s, "%-34s mean %.2f  p50 %.2f  p99 %.2f  max %.2f  (%llu wakeups)\n",
 			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
 			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,

@@ -401,18 +401,22 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 /* ------------------------------------------------------------ select_task_rq_fair */
 
 /*
- * select_task_rq_fair(), kernel v6.6 fair.c, wakeup path (WF_TTWU). The
- * waking CPU is sim->this_cpu and the waker sim->current. SD_BALANCE_WAKE is
- * never set (sd_init), so a wakeup always takes the fast path; the fork/exec
- * slow path (find_idlest_cpu) is not reached by this model's workloads.
+ * select_task_rq_fair(), kernel v6.6 fair.c. The waking CPU is
+ * sim->this_cpu and the waker sim->current. SD_BALANCE_WAKE is never set
+ * (sd_init), so a wakeup (WF_TTWU) takes the fast path; a fork (WF_FORK =
+ * SD_BALANCE_FORK: "SD_flags and WF_flags share the first nibble") walks up
+ * to the highest SD_BALANCE_FORK domain and takes the slow path,
+ * find_idlest_cpu() (fork.c).
  */
 int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
 {
 	const struct ss_cpu_topo *ct = &sim->topo->cpu[sim->this_cpu];
+	const struct ss_sched_domain *sd = NULL;
 	bool sync = (wake_flags & WF_SYNC) && sim->current;
 	int cpu = (int)sim->this_cpu;
 	int new_cpu = prev_cpu;
 	bool want_affine = false;
+	int sd_flag = wake_flags & 0xF;
 
 	if (wake_flags & WF_TTWU) {
 		ss_record_wakee(sim, p);
@@ -424,13 +428,19 @@ int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, 
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) && ss_cpumask_test(tmp->span, (unsigned)prev_cpu)) {
 			if (cpu != prev_cpu)
 				new_cpu = ss_wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
+			sd = NULL;   /* prefer wake_affine over balance flags */
 			break;
 		}
-		/* sd_flag (SD_BALANCE_WAKE) is never set: without want_affine the walk stops */
-		if (!want_affine)
+		if (tmp->flags & (unsigned)sd_flag)
+			sd = tmp;
+		else if (!want_affine)
 			break;
 	}
-	return ss_select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	if (sd)   /* slow path */
+		return ss_find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
+	if (wake_flags & WF_TTWU)   /* fast path */
+		return ss_select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	return new_cpu;
 }
 
 /* ------------------------------------------------------------ SIS_UTIL writer */

@@ -115,6 +115,26 @@ struct ss_task {
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
 	bool has_held;
 	uint32_t nr_cpus_allowed;
+	/* the behaviour language's per-task state (docs/workloads.md) */
+	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
+	bool started;                  /* enqueued at least once (spawned and delayed tasks start later) */
+	uint32_t rr;                   /* round-robin counter of its wake/send statements */
+	uint32_t msgs, chan_cap;       /* messages in its channel, capacity */
+	uint32_t sendq_head, sendq_tail; /* senders blocked on its full channel (task id + 1, FIFO) */
+	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
+	uint32_t recv_left;            /* messages still to take for the current recv */
+	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
+	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
+};
+
+enum ss_block { SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER };
+
+/** A mutex or barrier of the plan (slot numbering: struct ss_wl_plan). */
+struct ss_sync_obj {
+	uint32_t owner;                /* mutex: task id + 1, 0 = free */
+	uint32_t head, tail;           /* waiters, task id + 1, FIFO */
+	uint32_t arrived;              /* barrier: tasks waiting */
 };
 
 /* ---------------------------------------------------------------- runqueues */
@@ -211,6 +231,11 @@ struct ss_sim {
 	struct ss_task *tasks;
 	unsigned nr_tasks;
 	struct ss_wl_plan *plan;
+	struct ss_sync_obj *sync;      /* plan->nr_sync */
+	uint64_t *task_cpus;           /* per role with `cpus`: the role's mask ∩ allowed, nr_words each */
+	unsigned nr_alive;             /* tasks started and not exited */
+	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
+	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */
 	struct ss_evq evq;
 	uint64_t *allowed_mask;        /* --nodes */
 	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */
@@ -275,6 +300,10 @@ void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
 unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
 uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
+
+/* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
+int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int cpu,
+		       int prev_cpu, int sd_flag);
 
 /* placement.c: the shared steps of fair.c (kernel v6.6). */
 int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);

@@ -49,6 +49,13 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err);
 
 /** Transactions per simulated second of the measured window. */
 double ss_results_throughput(const struct ss_results *r);
+/**
+ * The workload's figure in its metric unit (docs/workloads.md "metric"):
+ * transactions/s; MB/s (transactions × bytes_per_transaction, or memory
+ * traffic of bandwidth-bound tasks, per second of the window); s (time until
+ * every task exited); us (wakeup-latency percentile of the metric's roles).
+ */
+double ss_results_metric_value(const struct ss_results *r);
 /** Σ busy time / (CPUs × window) × 100, in 0..100. */
 double ss_results_busy_pct(const struct ss_results *r);
 

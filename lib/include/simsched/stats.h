@@ -69,6 +69,13 @@ struct ss_results {
 	uint64_t events;                 /* events processed over the whole run (incl. warmup) */
 	/* workload figures */
 	uint64_t transactions;
+	int measure;                     /* enum ss_wl_measure: how the metric's value is computed */
+	uint64_t bytes_per_txn;          /* SS_MEASURE_TXN_BYTES */
+	unsigned percentile_x10;         /* SS_MEASURE_WAKEUP_PCT */
+	uint64_t mem_traffic_bytes;      /* Σ over completed bursts: work ns × memory_bandwidth MB/s / 1000 */
+	uint64_t finish_ns;              /* SS_MEASURE_FINISH: when the last task exited, from the start */
+	uint64_t spawns;                 /* tasks forked by spawn statements */
+	struct ss_lat_hist metric_latency;   /* wakeup latency of the metric's roles, ns */
 	struct ss_lat_hist wakeup_latency;   /* wake to first run, ns */
 	struct ss_lat_hist txn_latency;      /* transaction begin→end, ns */
 	uint64_t wakeups, migrations, migrations_llc, migrations_node, ipis, context_switches;
