@@ -782,6 +782,7 @@ static bool emit(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op
 	in.arg = arg;
 	in.dist.kind = SS_DIST_CONST;
 	in.dist.a = ns;
+	in.which = SS_WHICH_INDEX;   /* WAKE: the role's only task (index 0) */
 	if (code->len >= SS_WL_MAX_INSN || ++c->total_insn > MAX_TOTAL_INSN)
 		return fail(c, path, "the program is too large (at most %u instructions per thread, %u in all)",
 			    SS_WL_MAX_INSN, MAX_TOTAL_INSN);
@@ -959,6 +960,7 @@ static bool lower(struct ctx *c, const char *name)
 		return fail(c, "tasks", "no thread is created at the start (every \"instance\" is 0)");
 
 	w->nr_roles = nr_roles;
+	w->tasks_per_instance = nr_roles;
 	w->role = g_new0(struct ss_wl_role, nr_roles);
 	for (guint i = 0; i < c->threads->len; i++) {
 		const struct thread *t = g_ptr_array_index(c->threads, i);
@@ -970,6 +972,9 @@ static bool lower(struct ctx *c, const char *name)
 			role->name = t->instances == 1 ? g_strdup(t->name) : g_strdup_printf("%s[%u]", t->name, k);
 			role->nice = t->nice;
 			role->start = SS_START_ANY;
+			role->count = 1;        /* one task per role: instances are roles here */
+			role->first = r;
+			role->mem_node = -1;
 			if (!lower_thread(c, t, r, code)) {
 				g_array_free(code, TRUE);
 				return false;
