@@ -5,6 +5,7 @@
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
+ *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
  *   (run, compare and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cli.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/sim.h"
@@ -64,6 +66,7 @@ static int usage(void)
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
+		"  pelt      util_avg over time of a periodic pattern or a workload's task alone on a CPU\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
@@ -369,6 +372,7 @@ static int cmd_run(int argc, char **argv)
 		g_strfreev(sets);
 		return fail(err, 1);
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&cfg.params, t);
 	for (gchar **s = sets; s && *s; s++) {
 		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
@@ -531,6 +535,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 		goto out;
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
 	for (gchar **s = sets; s && *s; s++)
 		if (!ss_params_set(&spec.base.params, pols[0], *s, &err)) {
@@ -588,6 +593,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "pelt"))
+		return ss_cli_pelt(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
 		return 0;
