@@ -921,6 +921,8 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 		c->last_ran_cpu = -1;   /* a new process: cold cache, memory touched afresh */
 		c->mem_home = sim->plan->task[c->id].mem_node;
 		c->cpu = parent->cpu;
+		/* wake_up_new_task(): p->recent_used_cpu = task_cpu(p), before placement */
+		c->recent_used_cpu = parent->cpu;
 		sim->this_cpu = rq->cpu;
 		sim->current = parent;
 		if (c->nr_cpus_allowed > 1)
@@ -931,7 +933,6 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
 		sim->current = NULL;
 		c->cpu = cpu;
-		c->recent_used_cpu = cpu;
 		if (sim->measuring)
 			sim->res->spawns++;
 		start_task(sim, c);

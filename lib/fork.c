@@ -4,10 +4,24 @@
  * find_idlest_group() picks a group by update_sg_wakeup_stats() and
  * group_classify(), find_idlest_group_cpu() a CPU in it.
  *
+ * Checked line by line against the v6.6 functions as they stand in the
+ * kernel's history: the tip/LKML patches that last touched them before and
+ * after v6.6 quote them whole or in context — "sched/numa: Apply imbalance
+ * limitations consistently" (v5.19, adjust_numa_imbalance() and its use
+ * here), "sched/fair: Consider CPU affinity when allowing NUMA imbalance in
+ * find_idlest_group()" (v6.0, the `p->nr_cpus_allowed != NR_CPUS` clamp),
+ * "sched/fair: Determine active load balance for SMT sched groups" (v6.6,
+ * group_smt_balance), "sched/fair: Use the new cfs_rq.h_nr_runnable" (v6.14,
+ * update_sg_wakeup_stats() body, unchanged since v6.6 but for that field)
+ * and "sched/fair: Use cpumask_weight_and() in sched_balance_find_dst_group()"
+ * (v6.20, the NUMA clamp still `!= NR_CPUS`) — and a v6.17-era mainline
+ * fair.c (sched_balance_find_dst_*(), the v6.10 names of the same code).
+ *
  * Only the fork case (WF_FORK / SD_BALANCE_FORK) is reached: the child is
  * not on any runqueue yet, so the *_without(p) figures are the plain
  * figures of each CPU (cpu_load_without() etc. return early for a task whose
- * se.avg.last_update_time is 0 or that is not on that CPU).
+ * se.avg.last_update_time is 0 or that is not on that CPU), and
+ * task_running_on_cpu() is 0 everywhere.
  */
 #include "ss_sched.h"
 
@@ -56,10 +70,18 @@ static bool group_has_capacity(unsigned imbalance_pct, const struct sg_wakeup_st
 }
 
 /*
- * group_classify(), v6.6, for the wakeup path: sg_imbalanced() (cpu
- * affinity trouble flagged by load_balance), asym packing, SMT balance and
- * misfit (SD_ASYM_CPUCAPACITY) are not modelled here: machines with
- * asymmetric capacity are out of this path's scope.
+ * group_classify(), v6.6, as the wakeup path reaches it:
+ * - group_asym_packing and group_smt_balance: their sgs fields are only set
+ *   by update_sg_lb_stats(); update_sg_wakeup_stats() memsets them to 0.
+ * - group_misfit_task: update_sg_wakeup_stats() sets group_misfit_task_load
+ *   on SD_ASYM_CPUCAPACITY domains and clears it as soon as task_fits_cpu(p,
+ *   i) for one CPU of the group. A fork child has util_avg 0 here
+ *   (post_init_entity_util_avg() runs after select_task_rq() in
+ *   wake_up_new_task()) and no uclamp is modelled, so it fits every CPU:
+ *   never misfit on this path.
+ * - group_imbalanced (sg_imbalanced(): sgc->imbalance, set by load_balance()
+ *   when affinity kept it from balancing) is not kept by the simulator's
+ *   balancer: deviation, only reachable with per-role cpus.
  */
 static enum group_type group_classify(unsigned imbalance_pct, const struct sg_wakeup_stats *sgs)
 {
@@ -196,8 +218,15 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 			unsigned imb_numa_nr = sd->imb_numa_nr;
 			long imb;
 
-			/* the task may be pinned to a subset of the local group */
-			if (p->nr_cpus_allowed != sim->nr_cpus) {
+			/*
+			 * The task may be pinned to a subset of the local group.
+			 * v6.6 tests p->nr_cpus_allowed != NR_CPUS, NR_CPUS being the
+			 * build-time maximum (8192 x86_64 distro, 256+ arm64), above
+			 * any machine's CPU count: the clamp always applies, and it
+			 * matters when imb_numa_nr exceeds the local group's weight
+			 * (upper NUMA levels: imb × span factor).
+			 */
+			{
 				unsigned w = 0;
 
 				for (unsigned k = 0; k < sim->nr_words; k++)
@@ -222,29 +251,53 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 }
 
 /*
- * find_idlest_group_cpu(), v6.6, without cpuidle states (idle_get_state()
- * is NULL): an idle CPU that idled most recently (largest rq->idle_stamp,
- * warmest cache), else the least loaded CPU (cpu_load()).
+ * find_idlest_group_cpu(), v6.6: among the allowed CPUs of the group, the
+ * idle CPU in the shallowest cpuidle state (smallest exit latency), ties to
+ * the one that went idle last (largest rq->idle_stamp, warmest cache); with
+ * no idle CPU, the least loaded one (cpu_load()).
+ * idle_get_state(rq) is the state the CPU sleeps in (rq->idle_state), NULL
+ * while it has none (cost.idle_states=0, or not entered yet).
+ * Not modelled: sched_core_cookie_match() (no core scheduling) and the
+ * sched_idle_cpu() early return (no SCHED_IDLE tasks).
  */
 static int find_idlest_group_cpu(struct ss_sim *sim, const struct ss_sched_group *group, struct ss_task *p,
 				 int this_cpu)
 {
-	uint64_t min_load = UINT64_MAX, latest_idle_timestamp = 0;
+	uint64_t min_load = UINT64_MAX, latest_idle_timestamp = 0, min_exit_latency = UINT64_MAX;
 	int least_loaded_cpu = this_cpu, shallowest_idle_cpu = -1;
 
 	/* check if we have any choice */
 	if (group->weight == 1)
 		return (int)ss_cpumask_first(group->span, sim->nr_cpus);
+	/* traverse only the allowed CPUs */
 	for (unsigned i = ss_cpumask_first(group->span, sim->nr_cpus); i < sim->nr_cpus;
 	     i = ss_cpumask_next(group->span, sim->nr_cpus, i + 1)) {
+		const struct ss_rq *rq = &sim->rq[i];
+
 		if (!ss_cpumask_test(p->cpus_ptr, i))
 			continue;
 		if (ss_available_idle_cpu(sim, i)) {
-			/* deviation: a CPU idle since the run started has idle_stamp 0
-			 * (the kernel's CPUs all went through newidle after boot); it
-			 * still counts as idle */
-			if (shallowest_idle_cpu == -1 || sim->rq[i].idle_stamp > latest_idle_timestamp) {
-				latest_idle_timestamp = sim->rq[i].idle_stamp;
+			const struct ss_idle_state *idle =
+				rq->idle_state >= 0 ? &sim->topo->idle_state[rq->idle_state] : NULL;
+
+			if (idle && idle->exit_latency_ns < min_exit_latency) {
+				/* priority to the smallest exit latency, whatever the idle timestamp */
+				min_exit_latency = idle->exit_latency_ns;
+				latest_idle_timestamp = rq->idle_stamp;
+				shallowest_idle_cpu = (int)i;
+			} else if ((!idle || idle->exit_latency_ns == min_exit_latency) &&
+				   (rq->idle_stamp > latest_idle_timestamp ||
+				    /*
+				     * deviation: a CPU idle since the run began has
+				     * idle_stamp 0 and no state, where a booted kernel's
+				     * CPUs have all been through newidle_balance() and
+				     * the idle loop; the kernel's test
+				     * (idle_stamp > latest) would never pick it. It is
+				     * taken when nothing else idle was seen.
+				     */
+				    shallowest_idle_cpu == -1)) {
+				/* equal or no active idle state: the most recently idled CPU */
+				latest_idle_timestamp = rq->idle_stamp;
 				shallowest_idle_cpu = (int)i;
 			}
 		} else if (shallowest_idle_cpu == -1) {
