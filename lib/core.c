@@ -1073,12 +1073,18 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				left--;
 			sim->current = NULL;
 			if (left) {
-				/* block; when woken by a send, take the rest */
+				/* the rest is taken later: after the wakeups' probing, or when woken by a send */
 				p->held = a;
 				p->held.count = left;
 				p->has_held = true;
-				if (cost)
-					p->scan_pending = 0;   /* the wakeups' probing is folded into the switch */
+				if (cost) {
+					/* the senders woken cost `cost` ns of this CPU (as WAKE): charged
+					 * first, then the recv is tried again and blocks if still short */
+					p->scan_pending = cost;
+					continue;
+				}
+				if (rq->curr != p)   /* preempted by a sender enqueued here: retry when back */
+					return;
 				block_current(sim, rq, p, SS_BLOCK_RECV);
 				return;
 			}

@@ -153,6 +153,61 @@ static void test_channel_blocks(void **state)
 	g_free(tr);
 }
 
+/*
+ * recv that wakes a blocked sender and then blocks itself: the probing of
+ * that wakeup is charged to the receiver's CPU first (as for wake), then the
+ * recv is tried again and blocks. In the trace: the recv of 3, the retry for
+ * the last message a probe-cost later, and that recv again once the sender's
+ * message wakes the receiver.
+ */
+static void test_recv_charges_wakeup_cost(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	/* channel of 1: the sender's 2nd message waits in the sender (blocked);
+	 * the receiver takes 1, which lets the 2nd in and wakes the sender,
+	 * takes the 2nd, and blocks for the 3rd, 100 us away */
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: s\n    start_cpu: 8\n    program: [loop: {count: 30, do: [send: r, send: r, send: r, run: 100us]}]\n"
+				   "  - name: r\n    cpus: \"0\"\n    channel: 1\n    program: [loop: {count: 10, do: [recv: 3, run: 10us]}]\n",
+				   100, 20000000, tr, NULL);
+	unsigned retries = 0, recv3 = 0;
+	uint64_t charged = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < tr->n; i++) {
+		if (tr->e[i].task != 1 || tr->e[i].a.kind != SS_ACT_RECV || tr->e[i].a.count != 3)
+			continue;
+		unsigned next[2] = { 0, 0 }, k = 0;
+
+		recv3++;
+		for (unsigned j = i + 1; j < tr->n && k < 2; j++)
+			if (tr->e[j].task == 1)
+				next[k++] = j;
+		/*
+		 * The receiver's next two actions: the retry of the last message a
+		 * probe-cost later (well under the microseconds a wakeup of the
+		 * sender, its run and its send take), which blocks, and the same
+		 * recv again when the sender's message wakes it.
+		 */
+		if (k == 2 && tr->e[next[0]].a.kind == SS_ACT_RECV && tr->e[next[0]].a.count == 1 &&
+		    tr->e[next[1]].a.kind == SS_ACT_RECV && tr->e[next[1]].a.count == 1 &&
+		    tr->e[next[0]].t > tr->e[i].t && tr->e[next[0]].t - tr->e[i].t < 1000 &&
+		    tr->e[next[1]].t - tr->e[next[0]].t > 1000) {
+			retries++;
+			charged += tr->e[next[0]].t - tr->e[i].t;
+		}
+	}
+	/* a recv of 3 is traced again when it resumes after blocking with none taken */
+	assert_true(recv3 >= 10);
+	/* the first recv finds the channel holding 1 message and no sender blocked */
+	if (retries < 9)
+		fail_msg("%u of 10 recvs charged their wakeup's probing before blocking", retries);
+	assert_true(charged > 0);
+	assert_int_equal(count(tr, 1, SS_ACT_RUN), 10);
+	ss_results_free(r);
+	g_free(tr);
+}
+
 /* a mutex serialises its critical sections; FIFO handoff */
 static void test_mutex_serialises(void **state)
 {
@@ -331,6 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wake_sets),
 		cmocka_unit_test(test_channel_blocks),
+		cmocka_unit_test(test_recv_charges_wakeup_cost),
 		cmocka_unit_test(test_mutex_serialises),
 		cmocka_unit_test(test_barrier_releases_all),
 		cmocka_unit_test(test_spawn_exit_and_placement),
