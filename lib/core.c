@@ -1021,8 +1021,14 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			for (uint32_t i = 0; i < n; i++) {
 				struct ss_task *t = &sim->tasks[first + i];
 
-				if (t->state != SS_TASK_DEAD)
-					cost += post_token(sim, t, a.sync);
+				if (t->state == SS_TASK_DEAD)
+					continue;
+				/* if_waiting: like schbench's fpost() of a worker on the
+				 * message thread's list, only a task blocked in wait is
+				 * reached; any other is skipped and gets no token */
+				if (a.if_waiting && (t->state != SS_TASK_BLOCKED || t->block_on != SS_BLOCK_TOKENS))
+					continue;
+				cost += post_token(sim, t, a.sync);
 			}
 			sim->current = NULL;
 			if (cost) {

@@ -299,6 +299,7 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 
 	out->kind = SS_ACT_EXIT;
 	out->sync = false;
+	out->if_waiting = false;
 	out->pick = SS_PICK_ONE;
 	out->target = 0;
 	out->nr = 0;
@@ -330,6 +331,7 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 
 			out->kind = in->op == SS_OP_WAKE ? SS_ACT_WAKE : SS_ACT_SEND;
 			out->sync = in->sync;
+			out->if_waiting = in->if_waiting;
 			out->target = base;
 			out->nr = tr->count;
 			switch ((enum ss_wl_which)in->which) {

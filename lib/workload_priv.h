@@ -45,6 +45,7 @@ enum ss_wl_which { SS_WHICH_SAME, SS_WHICH_INDEX, SS_WHICH_RANDOM, SS_WHICH_ALL,
 struct ss_wl_insn {
 	uint8_t op;           /* enum ss_wl_op */
 	bool sync;            /* WAKE, SEND */
+	bool if_waiting;      /* WAKE: only targets blocked in a wait */
 	uint8_t which;        /* WAKE, SEND: enum ss_wl_which */
 	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica; SPAWN: count */
 	uint32_t arg;

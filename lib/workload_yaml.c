@@ -658,13 +658,18 @@ static bool add_fixup(struct ctx *c, uint32_t role, uint32_t pc, enum fixup_kind
 	return true;
 }
 
-/* wake: ROLE | {task: ROLE, which: W, sync: B};  send: the same (sync defaults to true) */
+/*
+ * wake: ROLE | {task: ROLE, which: W, sync: B, if_waiting: B};
+ * send: the same without if_waiting (sync defaults to true)
+ */
 static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m,
 			 bool send)
 {
-	static const char *const keys[] = { "task", "which", "sync", NULL };
+	static const char *const wake_keys[] = { "task", "which", "sync", "if_waiting", NULL };
+	static const char *const send_keys[] = { "task", "which", "sync", NULL };
+	const char *const *keys = send ? send_keys : wake_keys;
 	const char *stmt = send ? "send" : "wake";
-	bool seen[3] = { false };
+	bool seen[4] = { false };
 	struct ss_wl_insn in = { .op = send ? SS_OP_SEND : SS_OP_WAKE, .sync = send };
 	const yaml_node_t *name = NULL, *which = NULL;
 
@@ -683,6 +688,10 @@ static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_
 				break;
 			case 2:
 				if (!parse_bool(c, val, "sync", &in.sync))
+					return false;
+				break;
+			case 3:
+				if (!parse_bool(c, val, "if_waiting", &in.if_waiting))
 					return false;
 				break;
 			default:

@@ -121,6 +121,43 @@ static void test_wake_sets(void **state)
 	g_free(tr);
 }
 
+/* wake if_waiting reaches a task only while it waits: no token for a running one */
+static void test_wake_if_waiting(void **state)
+{
+	static const char *const body[2] = {
+		"instances_per_cpu: 0.001\ntasks:\n"
+		"  - name: a\n    program: [loop: {count: 20, do: [sleep: 100us, wake: {task: b, if_waiting: true}]}]\n"
+		"  - name: b\n    program: [loop: {forever: true, do: [wait, run: 500us]}]\n",
+		"instances_per_cpu: 0.001\ntasks:\n"
+		"  - name: a\n    program: [loop: {count: 20, do: [sleep: 100us, wake: {task: b}]}]\n"
+		"  - name: b\n    program: [loop: {forever: true, do: [wait, run: 500us]}]\n",
+	};
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		struct trace *tr = g_new0(struct trace, 1);
+		struct ss_results *r = run(body[k], 100, 20000000, tr, NULL);
+		uint64_t last = 0;
+		unsigned runs = count(tr, 1, SS_ACT_RUN);
+
+		for (unsigned i = 0; i < tr->n; i++)
+			if (tr->e[i].task == 1 && tr->e[i].a.kind == SS_ACT_RUN)
+				last = tr->e[i].t;
+		if (k == 0) {
+			/* a wake every ~100 us, b busy 500 us after each one it gets: the
+			 * wakes during its runs are skipped, 4 runs, the last by ~2 ms */
+			if (runs < 3 || runs > 4 || last > 2200000)
+				fail_msg("if_waiting: %u runs, last at %llu ns", runs, (unsigned long long)last);
+		} else {
+			/* plain wakes leave tokens: all 20 are served, back to back to ~10 ms */
+			if (runs != 20 || last < 9000000)
+				fail_msg("tokens: %u runs, last at %llu ns", runs, (unsigned long long)last);
+		}
+		ss_results_free(r);
+		g_free(tr);
+	}
+}
+
 /* a full channel blocks its sender; every message is received exactly once */
 static void test_channel_blocks(void **state)
 {
@@ -385,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wake_sets),
+		cmocka_unit_test(test_wake_if_waiting),
 		cmocka_unit_test(test_channel_blocks),
 		cmocka_unit_test(test_recv_charges_wakeup_cost),
 		cmocka_unit_test(test_mutex_serialises),

@@ -69,6 +69,7 @@ enum ss_wl_pick {
 struct ss_wl_action {
 	enum ss_wl_action_kind kind;
 	bool sync;         /* WAKE, SEND: WF_SYNC */
+	bool if_waiting;   /* WAKE: post only to targets blocked in a wait; skip the others (no token) */
 	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
 	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER: slot */
 	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set */
