@@ -1688,10 +1688,17 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 				continue;
 			if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
 			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), ss_cpumask_empty(m, sim->nr_words))) {
+				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_CPUS);
+				unsigned len = 8 * sim->nr_cpus + 16;
+				g_autofree char *allowed = g_malloc(len);
+
+				ss_cpumask_format_list(sim->allowed_mask, sim->nr_cpus, allowed, len);
+
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "workload %s, role %s: cpus '%s' has no CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
-					    ss_workload_name(cfg->wl), ss_workload_role_name(cfg->wl, wt->role), wt->cpus,
-					    t->name, sim->nr_cpus - 1);
+					    "%s%s: cpus '%s' of role '%s' has no CPU the task may use on %s (expected CPUs of %s%s)",
+					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), wt->cpus,
+					    ss_workload_role_name(cfg->wl, wt->role), t->name, allowed,
+					    ss_cpumask_weight(sim->allowed_mask, sim->nr_words) < sim->nr_cpus ? ", as restricted by --nodes" : "");
 				return false;
 			}
 		}
@@ -1738,6 +1745,14 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->working_set_kib = wt->working_set_kib;
 		p->mem_bw_mbps = wt->mem_bw_mbps;
 		if (wt->mem_node >= 0 && (unsigned)wt->mem_node >= t->nr_nodes) {
+			const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_MEMORY_NODE);
+
+			if (at) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: memory_node %d of role '%s' is not a node of %s (expected 0..%u)", at,
+					    wt->mem_node, ss_workload_role_name(cfg->wl, wt->role), t->name, t->nr_nodes - 1);
+				return false;
+			}
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "workload %s, task %s: memory_node %d is not a node of %s (nodes 0-%u)",
 				    ss_workload_name(cfg->wl), wt->path, wt->mem_node, t->name, t->nr_nodes - 1);

@@ -101,6 +101,8 @@ static void role_clear(struct ss_wl_role *r)
 	g_free(r->name);
 	g_free(r->insn);
 	g_free(r->cpus);
+	g_free(r->cpus_at);
+	g_free(r->mem_node_at);
 }
 
 void ss_workload_free(struct ss_workload *w)
@@ -154,6 +156,13 @@ const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w)
 unsigned ss_workload_nr_roles(const struct ss_workload *w)
 {
 	return w->nr_roles;
+}
+
+const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field)
+{
+	if (!w || role >= w->nr_roles)
+		return NULL;
+	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at : w->role[role].mem_node_at;
 }
 
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role)

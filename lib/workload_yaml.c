@@ -1084,6 +1084,7 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 					    "cpus '%.*s' is not a CPU list (expected a cpulist such as 0-3,8 with CPUs 0..%u)",
 					    slen(v), sval(v), SS_MAX_CPUS - 1);
 			r->cpus = g_strdup(sval(v));
+			r->cpus_at = g_strdup_printf("%s:%zu:%zu", c->file, v->start_mark.line + 1, v->start_mark.column + 1);
 			break;
 		}
 		case 5:
@@ -1116,6 +1117,8 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 		case 11:
 			if (!parse_mem_node(c, v, &r->mem_node))
 				return false;
+			r->mem_node_at = g_strdup_printf("%s:%zu:%zu", c->file, v->start_mark.line + 1,
+							 v->start_mark.column + 1);
 			break;
 		case 12:
 			prog = v;
@@ -1517,6 +1520,11 @@ static bool resolve(struct ctx *c)
 			if (id < 0) {
 				ok = fail(c, n->start_mark, "shared '%.*s' is not a mutex or barrier of any program (expected a name used by lock or barrier)",
 					  slen(n), sval(n));
+				goto out;
+			}
+			if (is_shared[id]) {
+				ok = fail(c, n->start_mark, "shared '%.*s' is listed twice (expected each name once)", slen(n),
+					  sval(n));
 				goto out;
 			}
 			is_shared[id] = true;

@@ -15,6 +15,9 @@
 #include "simsched/error.h"
 #include "simsched/rng.h"
 #include "simsched/workload.h"
+#include "simsched/sim.h"
+#include "simsched/topology.h"
+#include "simsched/params.h"
 
 #define NETPERF SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml"
 #define BAD(f) SS_TEST_DATA "/workload/" f
@@ -670,6 +673,25 @@ static void test_bad_files(void **state)
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("nice-out-of-range.yaml"), "7:11:", "nice 25 is out of range (expected -20..19)",
 			  SS_ERROR_INVALID);
+	/* the behaviour language's cross-checks */
+	expect_file_error(BAD("send-no-channel.yaml"), "7:58:",
+			  "send to role 'reader' that has no channel (expected 'channel: N' in role 'reader')",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("recv-no-sender.yaml"), "11:16:",
+			  "task 'reader' receives but no task sends to it (expected a 'send: reader' in some program)",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("spawn-not-spawned.yaml"), "7:39:",
+			  "spawn of role 'child' that starts with the run (expected a role with spawned: true)",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("bad-which.yaml"), "7:80:",
+			  "which is 'every' (expected same, all, random, round_robin or a task number 0..N-1)",
+			  SS_ERROR_INVALID);
+	expect_file_error(BAD("which-out-of-range.yaml"), "7:80:",
+			  "which 4 is not a task of role 'worker' (expected 0..3)", SS_ERROR_INVALID);
+	expect_file_error(BAD("shared-unknown.yaml"), "5:10:",
+			  "shared 'big_lock' is not a mutex or barrier of any program", SS_ERROR_INVALID);
+	expect_file_error(BAD("send-if-waiting.yaml"), "7:73:",
+			  "unknown key 'if_waiting' in send (expected one of: task, which or sync)", SS_ERROR_INVALID);
 	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'GB/s' is not measured by this version (expected one of: transactions/s, MB/s, s or us)",
 			  SS_ERROR_INVALID);
 
@@ -685,10 +707,80 @@ static void test_bad_files(void **state)
 	g_error_free(err);
 }
 
+/*
+ * Errors only a machine can reveal come when the run starts, at the
+ * field's file:line:col: a cpus list with no CPU of the machine (or of the
+ * --nodes subset), a memory_node the machine lacks.
+ */
+static void expect_run_error(struct ss_workload *w, const char *nodes, const char *prefix, const char *part)
+{
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	struct ss_run_config c = { 0 };
+	struct ss_results *r;
+
+	assert_non_null(t);
+	assert_non_null(w);
+	c.topo = t;
+	c.wl = w;
+	ss_params_defaults(&c.params, t);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.duration_ns = 1000000;
+	c.nodes = nodes;
+	r = ss_simulate(&c, &err);
+	assert_null(r);
+	assert_non_null(err);
+	if (strncmp(err->message, prefix, strlen(prefix)) || !strstr(err->message, part))
+		fail_msg("expected '%s...%s', got '%s'", prefix, part, err->message);
+	assert_int_equal(err->code, SS_ERROR_INVALID);
+	g_error_free(err);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+static void test_run_start_errors(void **state)
+{
+	static const char pinned[] = "name: t\ninstance: one\n"
+				     "metric: {name: x, unit: transactions/s, higher_is_better: true}\n"
+				     "tasks:\n  - name: pinned\n    cpus: \"0-3\"\n    program: [run: 1ms]\n";
+	GError *err = NULL;
+
+	(void)state;
+	expect_run_error(ss_workload_load(BAD("cpus-not-on-machine.yaml"), &err), NULL,
+			 BAD("cpus-not-on-machine.yaml") ":7:11: ",
+			 "cpus '4000-4003' of role 'pinned' has no CPU the task may use on kunpeng920 (expected CPUs of 0-127)");
+	expect_run_error(ss_workload_load(BAD("memory-node-not-on-machine.yaml"), &err), NULL,
+			 BAD("memory-node-not-on-machine.yaml") ":7:18: ",
+			 "memory_node 9 of role 'remote' is not a node of kunpeng920 (expected 0..3)");
+	/* CPUs 0-3 exist, but --nodes 2 leaves only 64-95 */
+	expect_run_error(ss_workload_load_string(pinned, sizeof pinned - 1, "pinned.yaml", &err), "2", "pinned.yaml:6:11: ",
+			 "cpus '0-3' of role 'pinned' has no CPU the task may use on kunpeng920 (expected CPUs of 64-95, as restricted by --nodes)");
+}
+
 static void test_bad_strings(void **state)
 {
 	/* structure (header lines are 1-3) */
 	expect_error_text("", "t.yaml:1:1:", "no workload", SS_ERROR_INVALID);
+	/* shared: a list of names of mutexes or barriers the programs use, each once */
+	{
+		static const char prog[] = "tasks:\n  - name: a\n    count: 2\n"
+					   "    program: [loop: {forever: true, do: [lock: m, run: 5us, unlock: m, sleep: 1ms]}]\n";
+		char *t1 = g_strconcat("shared: m\n", prog, NULL), *t2 = g_strconcat("shared: [[m]]\n", prog, NULL),
+		     *t3 = g_strconcat("shared: [m, m]\n", prog, NULL), *t4 = g_strconcat("shared: [w]\n", prog, NULL);
+
+		expect_error(t1, "t.yaml:4:9:", "is a scalar (expected a list of mutex and barrier names)");
+		expect_error(t2, "t.yaml:4:10:", "a shared name is a list");
+		expect_error(t3, "t.yaml:4:13:", "shared 'm' is listed twice (expected each name once)");
+		expect_error(t4, "t.yaml:4:10:", "shared 'w' is not a mutex or barrier of any program");
+		g_free(t1);
+		g_free(t2);
+		g_free(t3);
+		g_free(t4);
+	}
+	/* wake: if_waiting takes a boolean */
+	expect_error("tasks:\n  - name: a\n    program: [loop: {forever: true, do: [wake: {task: a, if_waiting: maybe}, wait, run: 1us]}]\n",
+		     "t.yaml:6:70:", "if_waiting is 'maybe' (expected true or false)");
 	expect_error_text("- a\n- b\n", "t.yaml:1:1:", "is a list", SS_ERROR_INVALID);
 	expect_error_text("name: t\ninstance: pair\nname: u\n", "t.yaml:3:1:", "duplicate key 'name'",
 			  SS_ERROR_INVALID);
@@ -790,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_stream_by_path),
 		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_run_start_errors),
 		cmocka_unit_test(test_bad_strings),
 	};
 

@@ -38,6 +38,9 @@ for f in "$src"/tests/data/workload/*.yaml; do
 done
 printf 'name: x\nvendor: arm\ncores: "0-3"\n  bad: [\n' > "$tmp/syntax.yaml"
 expect_fail "topology syntax" "syntax.yaml:[0-9]+:[0-9]+: " run --topology "$tmp/syntax.yaml" --workload "$wl"
+# a cpus list valid on the machine but outside --nodes: found at run start, at the field
+printf 'name: p\ninstance: one\nmetric: {name: x, unit: transactions/s, higher_is_better: true}\ntasks:\n  - name: pinned\n    cpus: "0-3"\n    program: [run: 1ms]\n' > "$tmp/pinned.yaml"
+expect_fail "cpus outside --nodes" "^simsched: .*pinned.yaml:6:11: cpus '0-3' of role 'pinned' .*as restricted by --nodes" run --topology "$topo" --workload "$tmp/pinned.yaml" --nodes 2
 expect_fail "missing file" "no-such.yaml" run --topology "$tmp/no-such.yaml" --workload "$wl"
 expect_fail "directory" "simsched: " run --topology "$tmp" --workload "$wl"
 expect_fail "unknown policy" "unknown policy 'bogus'.*sis_util" run --topology "$topo" --workload "$wl" --policy bogus

@@ -177,6 +177,15 @@ const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w);
 unsigned ss_workload_nr_roles(const struct ss_workload *w);
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
 
+/**
+ * Where a role's field was given, "file:line:col" (owned by w), for errors
+ * found when a run starts (a cpus list with no CPU of the machine, a
+ * memory_node the machine lacks). NULL if the field is absent, the role out
+ * of range, or the workload did not come from a YAML file (rt-app import).
+ */
+enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE };
+const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field);
+
 /** instances_per_cpu × 1000 (the file allows three decimals; 1000 = one per CPU). */
 unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w);
 
