@@ -444,7 +444,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
-		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default throughput)", "NAME" },
+		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default workload: the workload file's own metric)", "NAME" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
@@ -504,6 +504,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 2);
 		goto out;
 	}
+	spec.metric = SS_CMP_WORKLOAD;   /* default: the workload file's own figure */
 	if (metric && !ss_cmp_metric_parse(metric, &spec.metric, &err)) {
 		rc = fail(err, 2);
 		goto out;

@@ -24,7 +24,36 @@ static const struct {
 	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true },
 	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false },
 	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true },
+	[SS_CMP_WORKLOAD] = { "workload", "", true },   /* name, unit, direction: the workload's */
 };
+
+/* The result's metric: name, unit, direction and decimals (4 for seconds, as mmtests' hackbench tables) */
+static const char *res_name(const struct ss_compare_result *r)
+{
+	return r->metric == SS_CMP_WORKLOAD && r->metric_name ? r->metric_name : metrics[r->metric].name;
+}
+
+static const char *res_unit(const struct ss_compare_result *r)
+{
+	return r->metric == SS_CMP_WORKLOAD && r->metric_unit ? r->metric_unit : metrics[r->metric].unit;
+}
+
+static bool res_hib(const struct ss_compare_result *r)
+{
+	return r->metric == SS_CMP_WORKLOAD ? r->higher_is_better : metrics[r->metric].higher_is_better;
+}
+
+static int res_decimals(const struct ss_compare_result *r)
+{
+	return !strcmp(res_unit(r), "s") ? 4 : 2;
+}
+
+/* JSON numbers: 3 decimals, 7 for seconds (to the 100 ns) */
+static double res_round(const struct ss_compare_result *r, double v)
+{
+	double k = !strcmp(res_unit(r), "s") ? 1e7 : 1e3;
+	return round(v * k) / k;
+}
 
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err)
 {
@@ -70,6 +99,8 @@ double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 		return (double)r->migrations / secs;
 	case SS_CMP_BUSY_PCT:
 		return ss_results_busy_pct(r);
+	case SS_CMP_WORKLOAD:
+		return ss_results_metric_value(r);
 	case SS_CMP_NR_METRICS:
 		break;
 	}
@@ -162,7 +193,7 @@ bool ss_paired_t_significant(const double *a, const double *b, unsigned n)
 
 void ss_compare_summarise(struct ss_compare_result *r)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = res_hib(r);
 	unsigned n = r->nr_seeds;
 	for (unsigned l = 0; l < r->nr_loads; l++) {
 		struct ss_cmp_cell *row = &r->cells[l * r->nr_policies];
@@ -262,6 +293,13 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 	}
 	r = g_new0(struct ss_compare_result, 1);
 	r->metric = s->metric;
+	if (s->metric == SS_CMP_WORKLOAD) {
+		const struct ss_wl_metric *wm = ss_workload_metric(s->base.wl);
+
+		r->metric_name = g_strdup(wm->name);
+		r->metric_unit = g_strdup(wm->unit);
+		r->higher_is_better = wm->higher_is_better;
+	}
 	r->nr_policies = s->nr_policies;
 	r->nr_loads = s->nr_loads;
 	r->nr_seeds = s->nr_seeds;
@@ -299,6 +337,8 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r->cells);
 	g_strfreev(r->policies);
 	g_free(r->loads);
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
 	g_free(r);
 }
 
@@ -314,15 +354,16 @@ static void load_label(char *buf, size_t len, unsigned load)
 
 char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = res_hib(r);
 	const char *meanname = hib ? "Hmean" : "Amean";
 	GString *s = g_string_new(NULL);
+	int dp = res_decimals(r);
 	char lab[32];
 
 	if (!strcmp(format, "text") || !strcmp(format, "markdown")) {
 		bool md = !strcmp(format, "markdown");
 		if (md) {
-			g_string_append_printf(s, "| %s (%s, %s is better) | load |", metrics[r->metric].name, metrics[r->metric].unit,
+			g_string_append_printf(s, "| %s (%s, %s is better) | load |", res_name(r), res_unit(r),
 					       hib ? "higher" : "lower");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %s |", r->policies[p]);
@@ -332,7 +373,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			g_string_append_c(s, '\n');
 		} else {
 			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
-					       metrics[r->metric].name, metrics[r->metric].unit, hib ? "higher" : "lower", r->nr_seeds);
+					       res_name(r), res_unit(r), hib ? "higher" : "lower", r->nr_seeds);
 			g_string_append_printf(s, "%-18s", "");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %28s", r->policies[p]);
@@ -353,9 +394,9 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 						double d = p == 0 || base_cov == 0.0 ? 0.0 : 100.0 - c->cov_pct / base_cov * 100.0;
 						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d);
 					} else if (c->significant) {
-						snprintf(cell, sizeof cell, "%.2f *%7.2f%%*", c->mean, c->diff_pct);
+						snprintf(cell, sizeof cell, "%.*f *%7.2f%%*", dp, c->mean, c->diff_pct);
 					} else {
-						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->mean, c->diff_pct);
+						snprintf(cell, sizeof cell, "%.*f (%7.2f%%)", dp, c->mean, c->diff_pct);
 					}
 					if (md)
 						g_string_append_printf(s, " %s |", cell);
@@ -370,7 +411,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
-				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", metrics[r->metric].name,
+				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", res_name(r),
 						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
 						       c->significant, c->stddev, c->cov_pct);
 				for (unsigned k = 0; k < r->nr_seeds; k++)
@@ -379,8 +420,8 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			}
 	} else if (!strcmp(format, "json")) {
 		cJSON *root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "metric", metrics[r->metric].name);
-		cJSON_AddStringToObject(root, "unit", metrics[r->metric].unit);
+		cJSON_AddStringToObject(root, "metric", res_name(r));
+		cJSON_AddStringToObject(root, "unit", res_unit(r));
 		cJSON_AddBoolToObject(root, "higher_is_better", hib);
 		cJSON_AddStringToObject(root, "mean", meanname);
 		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);
@@ -397,14 +438,14 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
 				cJSON *e = cJSON_CreateObject();
 				cJSON_AddStringToObject(e, "policy", r->policies[p]);
-				cJSON_AddNumberToObject(e, "mean", round(c->mean * 1000.0) / 1000.0);
+				cJSON_AddNumberToObject(e, "mean", res_round(r, c->mean));
 				cJSON_AddNumberToObject(e, "diff_pct", round(c->diff_pct * 1000.0) / 1000.0);
 				cJSON_AddBoolToObject(e, "significant", c->significant);
-				cJSON_AddNumberToObject(e, "stddev", round(c->stddev * 1000.0) / 1000.0);
+				cJSON_AddNumberToObject(e, "stddev", res_round(r, c->stddev));
 				cJSON_AddNumberToObject(e, "cov_pct", round(c->cov_pct * 1000.0) / 1000.0);
 				cJSON *v = cJSON_AddArrayToObject(e, "values");
 				for (unsigned k = 0; k < r->nr_seeds; k++)
-					cJSON_AddItemToArray(v, cJSON_CreateNumber(round(c->values[k] * 1000.0) / 1000.0));
+					cJSON_AddItemToArray(v, cJSON_CreateNumber(res_round(r, c->values[k])));
 				cJSON_AddItemToArray(cells, e);
 			}
 			cJSON_AddItemToArray(rows, row);

@@ -1850,6 +1850,7 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 	struct ss_sim sim;
 	struct ss_results *res = NULL;
 	struct ss_event *ev;
+	uint64_t measure_from;
 
 	if (!cfg->topo || !cfg->wl) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
@@ -1863,11 +1864,18 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 		goto out;
 
 	sim.end_time = cfg->warmup_ns + cfg->duration_ns;
-	if (cfg->warmup_ns)
-		ss_evq_schedule(&sim.evq, &sim.ev_warmup, cfg->warmup_ns, SS_EV_CONTROL, 0);
+	/*
+	 * A finish-time figure (hackbench's "Total time") is the whole run from
+	 * t = 0: it is measured from the start whatever --warmup says (warmup +
+	 * duration only bounds how long the run may take), and the measured
+	 * window ends when the last task exits.
+	 */
+	measure_from = sim.res->measure == SS_MEASURE_FINISH ? 0 : cfg->warmup_ns;
+	if (measure_from)
+		ss_evq_schedule(&sim.evq, &sim.ev_warmup, measure_from, SS_EV_CONTROL, 0);
 	else
 		reset_stats(&sim);
-	ss_evq_schedule(&sim.evq, &sim.ev_sample, cfg->warmup_ns, SS_EV_SAMPLE, 0);
+	ss_evq_schedule(&sim.evq, &sim.ev_sample, measure_from, SS_EV_SAMPLE, 0);
 	ss_evq_schedule(&sim.evq, &sim.ev_stop, sim.end_time, SS_EV_CONTROL, 1);
 	start_tasks(&sim);
 
@@ -1924,8 +1932,11 @@ done:
 				    "workload %s: %u of %u tasks still alive at %.3f s, the end of --warmup + --duration (its figure is the time until every task has exited: raise --duration)",
 				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_tasks,
 				    (double)sim.end_time / 1e9);
-		else
+		else {
 			sim.res->finish_ns = sim.finish_ns;
+			sim.res->warmup_ns = 0;
+			sim.res->duration_ns = sim.finish_ns;   /* the window the other figures cover */
+		}
 	}
 	if (sim.fatal) {
 		g_propagate_error(err, sim.fatal);

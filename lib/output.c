@@ -223,7 +223,9 @@ char *ss_results_to_json(const struct ss_results *r)
 	o = cJSON_AddObjectToObject(root, "metric");
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
 	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
-	cJSON_AddNumberToObject(o, "value", round3(ss_results_metric_value(r)));
+	/* seconds to finish to the ns (a finish time of a few ms would round away at 3 decimals) */
+	cJSON_AddNumberToObject(o, "value", r->measure == SS_MEASURE_FINISH ? ss_results_metric_value(r)
+									  : round3(ss_results_metric_value(r)));
 	cJSON_AddBoolToObject(o, "higher_is_better", r->higher_is_better);
 	cJSON_AddStringToObject(o, "better", r->higher_is_better ? "higher" : "lower");
 
@@ -384,12 +386,17 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append_printf(s, "simsched run: %s (%u CPUs, %u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
 			       r->topology, r->nr_cpus, r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
 			       r->nr_instances, r->instance_unit, r->nr_instances == 1 ? "" : "s", r->nr_tasks);
-	g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
-			       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
+	if (r->measure == SS_MEASURE_FINISH)
+		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from t = 0 until the last task exited at %.6f s\n",
+				       r->policy, (unsigned long long)r->seed, (double)r->duration_ns / 1e9);
+	else
+		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
+				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
+				       (double)r->duration_ns / 1e9);
 	g_string_append_printf(s, "sched features: %s\n\n", r->features);
-	g_string_append_printf(s, "%-34s %14.3f %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
-			       ss_results_metric_value(r), r->metric_unit ? r->metric_unit : "transactions/s",
-			       r->higher_is_better ? "higher" : "lower");
+	g_string_append_printf(s, "%-34s %14.*f %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
+			       r->measure == SS_MEASURE_FINISH ? 6 : 3, ss_results_metric_value(r),
+			       r->metric_unit ? r->metric_unit : "transactions/s", r->higher_is_better ? "higher" : "lower");
 	if (r->measure != SS_MEASURE_TXN_RATE)
 		g_string_append_printf(s, "%-34s %14.1f transactions/s\n", "transaction marks", throughput(r));
 	g_string_append_printf(s, "%-34s mean %.2f  p50 %.2f  p99 %.2f  max %.2f  (%llu wakeups)\n",

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "simsched/compare.h"
 #include "simsched/error.h"
 
@@ -151,6 +153,81 @@ static void test_jobs_do_not_change_results(void **state)
 	ss_topology_free(t);
 }
 
+/*
+ * A finish-time workload (hackbench): its figure is the time from t = 0 to
+ * the last exit whatever the warmup, and compare reports it as the
+ * workload's own figure: seconds, lower is better, Amean.
+ */
+static void test_finish_time_workload(void **state)
+{
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/hackbench-process-pipes.yaml", &err);
+	static const char *const pols[2] = { "sis_util", "prev_cpu" };
+	static const unsigned loads[1] = { 5000 };
+	struct ss_run_config c = { 0 };
+	struct ss_results *r0, *r1;
+	(void)state;
+
+	assert_non_null(t);
+	assert_non_null(w);
+	c.topo = t;
+	c.wl = w;
+	ss_params_defaults(&c.params, t);
+	c.load_pct_x100 = 5000;
+	c.seed = 1;
+	c.duration_ns = 200000000;
+	r0 = ss_simulate(&c, &err);
+	c.warmup_ns = 100000000;   /* far beyond the finish (a few ms) */
+	r1 = ss_simulate(&c, &err);
+	assert_non_null(r0);
+	assert_non_null(r1);
+	assert_true(r0->finish_ns > 1000000 && r0->finish_ns < 100000000);
+	assert_int_equal(r0->finish_ns, r1->finish_ns);
+	assert_true(ss_results_metric_value(r1) == (double)r1->finish_ns / 1e9);
+	/* every statistic covers [0, finish], with or without the warmup */
+	assert_int_equal(r1->duration_ns, r1->finish_ns);
+	assert_int_equal(r1->warmup_ns, 0);
+	assert_int_equal(r0->wakeups, r1->wakeups);
+	assert_true(r1->wakeups > 1000);
+	assert_true(ss_results_busy_pct(r1) > 5.0 && ss_results_busy_pct(r1) <= 100.0);
+	ss_results_free(r0);
+
+	struct ss_compare_spec s = { 0 };
+	s.base = c;
+	s.policies = pols;
+	s.nr_policies = 2;
+	s.loads = loads;
+	s.nr_loads = 1;
+	s.nr_seeds = 2;
+	s.jobs = 1;
+	s.metric = SS_CMP_WORKLOAD;
+	struct ss_compare_result *cr = ss_compare_run(&s, &err);
+	assert_non_null(cr);
+	assert_string_equal(cr->metric_name, "time");
+	assert_string_equal(cr->metric_unit, "s");
+	assert_false(cr->higher_is_better);
+	/* seed 1 of the baseline is the run above; the mean is the arithmetic one */
+	assert_true(cr->cells[0].values[0] == ss_results_metric_value(r1));
+	assert_true(fabs(cr->cells[0].mean - (cr->cells[0].values[0] + cr->cells[0].values[1]) / 2) < 1e-12);
+	/* positive = better: the other policy's shorter time shows as a positive difference */
+	if (cr->cells[1].mean < cr->cells[0].mean)
+		assert_true(cr->cells[1].diff_pct > 0);
+	else
+		assert_true(cr->cells[1].diff_pct <= 0);
+	char *txt = ss_compare_render(cr, "text", &err);
+	assert_non_null(strstr(txt, "# time (s), lower is better"));
+	assert_non_null(strstr(txt, "\nAmean     50% "));
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.4f (", cr->cells[0].mean);
+	assert_non_null(strstr(txt, buf));   /* 4 decimals for seconds */
+	g_free(txt);
+	ss_compare_result_free(cr);
+	ss_results_free(r1);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_means_and_signs),
 		cmocka_unit_test(test_parse_loads),
 		cmocka_unit_test(test_jobs_do_not_change_results),
+		cmocka_unit_test(test_finish_time_workload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

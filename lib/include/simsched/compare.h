@@ -27,12 +27,15 @@ enum ss_cmp_metric {
 	SS_CMP_FOUND_PCT,       /* % of select_idle_cpu calls that found an idle CPU, higher is better */
 	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
 	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
+	SS_CMP_WORKLOAD,        /* the workload file's own figure (its `metric`: unit, direction), e.g. hackbench's
+				   seconds to finish (lower is better, Amean) or schbench's p99 latency */
 	SS_CMP_NR_METRICS
 };
 
-/** Parse a metric name ("throughput", "latency_p99", ...); false + *err listing the valid ones. */
+/** Parse a metric name ("throughput", "latency_p99", "workload", ...); false + *err listing the valid ones. */
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err);
 const char *ss_cmp_metric_name(enum ss_cmp_metric m);
+/** Direction of a fixed metric; for SS_CMP_WORKLOAD, the compare result's higher_is_better says. */
 bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m);
 /** The metric's value in a run's results (units as above). */
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r);
@@ -71,6 +74,9 @@ struct ss_cmp_cell {
 
 struct ss_compare_result {
 	enum ss_cmp_metric metric;
+	/* SS_CMP_WORKLOAD: the workload's figure (copies; NULL otherwise: the fixed metric's) */
+	char *metric_name, *metric_unit;
+	bool higher_is_better;       /* SS_CMP_WORKLOAD only */
 	unsigned nr_policies, nr_loads, nr_seeds;
 	char **policies;      /* copies */
 	unsigned *loads;
