@@ -529,6 +529,74 @@ static void test_migration_levels(void **state)
 	ss_topology_free(t);
 }
 
+/*
+ * The two machines of the issue, all tasks started on CPU 0 (64 on
+ * kunpeng920, 40 on xeon6148, CPU-bound). After 10 s: no CPU runs two tasks,
+ * the nodes hold 16 ± 2 (kunpeng920) tasks, and on xeon6148 every core
+ * holds exactly one task (the SMT split across the NUMA level needs active
+ * balance: each node's CPUs hold a single task, so detach_tasks() cannot
+ * move any). The figures of the whole run show it.
+ */
+static void test_machines_spread(void **state)
+{
+	(void)state;
+	GError *err = NULL;
+	struct ss_topology *k = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	struct ss_topology *x = ss_topology_load(SS_SOURCE_DIR "/topologies/xeon6148.yaml", &err);
+	int start[64];
+	assert_non_null(k);
+	assert_non_null(x);
+	for (unsigned i = 0; i < 64; i++)
+		start[i] = 0;
+
+	struct ss_workload *w = cpu_bound(64, start);
+	struct ss_run_config c = config(k, w, 10000000000ull, 100000000);
+	struct ss_results *r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	for (unsigned d = 2; d < SS_RQ_DEPTH_MAX; d++)
+		assert_int_equal(r->rq_depth_ns[d], 0);
+	assert_int_equal(r->rq_depth_ns[1], 64 * 100000000ull);
+	for (unsigned n = 0; n < 4; n++) {
+		uint64_t sum = 0;
+		for (unsigned cpu = 32 * n; cpu < 32 * n + 32; cpu++)
+			sum += r->cpu[cpu].nr_running_ns;
+		assert_true(sum >= 14 * 100000000ull && sum <= 18 * 100000000ull);
+	}
+	ss_results_free(r);
+	/* from t = 0: every balancer path moved tasks, CPUs sat idle with work elsewhere in their LLC */
+	c.warmup_ns = 0;
+	c.duration_ns = 2000000000ull;
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_true(r->migrations_by_cause[SS_MIG_PERIODIC] > 0);
+	assert_true(r->migrations_by_cause[SS_MIG_NOHZ] > 0);
+	assert_true(r->migrations_by_cause[SS_MIG_ACTIVE] > 0);
+	assert_int_equal(r->migrations_by_cause[SS_MIG_WAKEUP], 0);
+	assert_true(r->migrations_node > 0);
+	assert_true(r->idle_work_llc_ns > 0);
+	ss_results_free(r);
+	ss_workload_free(w);
+
+	w = cpu_bound(40, start);
+	c = config(x, w, 10000000000ull, 100000000);
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	for (unsigned core = 0; core < 40; core++)   /* siblings n and n + 40 */
+		assert_int_equal(r->cpu[core].nr_running_ns + r->cpu[core + 40].nr_running_ns, 100000000ull);
+	assert_int_equal(r->migrations, 0);
+	ss_results_free(r);
+	c.warmup_ns = 0;
+	c.duration_ns = 10000000000ull;
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_true(r->migrations_by_cause[SS_MIG_ACTIVE] > 0);
+	assert_true(r->migrations_by_level[0][SS_MIG_NOHZ] > 0 || r->migrations_by_level[2][SS_MIG_NOHZ] > 0);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(k);
+	ss_topology_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_pull),
 		cmocka_unit_test(test_affinity_randomized),
 		cmocka_unit_test(test_migration_levels),
+		cmocka_unit_test(test_machines_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
