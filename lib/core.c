@@ -15,17 +15,21 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* Wall-clock ns a burst of `work` ns (at capacity 1024, max frequency) takes on rq. */
-static inline uint64_t work_to_wall(const struct ss_rq *rq, uint64_t work)
+/*
+ * Speeds. A burst is `work` ns at capacity 1024, full frequency, alone on its
+ * core, with all the memory bandwidth it asks for. rq->speed_num (32.32 wall
+ * ns per work ns) covers capacity and frequency; rq->cur_speed adds the SMT
+ * and memory-bandwidth slowdowns of the running task (docs/model.md "Costs").
+ */
+static inline uint64_t speed_to_wall(uint64_t speed, uint64_t work)
 {
-	/* speed_num = 2^20 / (capacity × freq_capacity) as a 32.32 fixed point */
-	unsigned __int128 w = (unsigned __int128)work * rq->speed_num;
+	unsigned __int128 w = (unsigned __int128)work * speed;
 	return (uint64_t)((w + 0xffffffffu) >> 32);
 }
 
-static inline uint64_t wall_to_work(const struct ss_rq *rq, uint64_t wall)
+static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 {
-	return (uint64_t)(((unsigned __int128)wall << 32) / rq->speed_num);
+	return (uint64_t)(((unsigned __int128)wall << 32) / speed);
 }
 
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
@@ -108,6 +112,324 @@ uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
 	return sim->rq[cpu].cfs_avg.avg.load_avg;   /* cpu_load(): cfs_rq_load_avg() */
 }
 
+/* ------------------------------------------------------------ costs */
+
+/*
+ * SMT contention: a thread's speed with k busy threads on its core is
+ * 1 / (1 + pct/100 × (k − 1)), in 1/1024 units.
+ */
+static inline uint32_t smt_factor(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	unsigned k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
+	uint64_t pct = sim->params.smt_contention_pct;
+	if (k <= 1 || !pct)
+		return 1024;
+	return (uint32_t)(1024 * 100 / (100 + pct * (k - 1)));
+}
+
+/* Memory bandwidth: tasks homed on an oversubscribed node run at bandwidth / demand. */
+static inline uint32_t bw_factor(const struct ss_sim *sim, const struct ss_task *p)
+{
+	uint64_t d, b = sim->node_bw_mbps;
+	uint32_t f;
+	if (!p->mem_bw_mbps || !b || p->mem_home < 0)
+		return 1024;
+	d = sim->node_bw_demand[p->mem_home];
+	if (d <= b)
+		return 1024;
+	f = (uint32_t)(b * 1024 / d);
+	return f ? f : 1;
+}
+
+static void set_rate(struct ss_sim *sim, struct ss_rq *rq, const struct ss_task *p)
+{
+	uint32_t fs = smt_factor(sim, rq), fb = bw_factor(sim, p);
+	rq->cur_smt_f = fs;
+	rq->cur_bw_f = fb;
+	if (fs == 1024 && fb == 1024)
+		rq->cur_speed = rq->speed_num;
+	else
+		rq->cur_speed = (uint64_t)(((unsigned __int128)rq->speed_num << 20) / ((uint64_t)fs * fb));
+}
+
+/*
+ * Account the running task's progress up to now at the current rate: first
+ * its overhead (wall time), then work. Time lost to the SMT and bandwidth
+ * slowdowns is e·(1 − fs) and e·fs·(1 − fb) of the work time e.
+ */
+static void progress(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	uint64_t e, done;
+	if (sim->now <= p->run_start)
+		return;
+	e = sim->now - p->run_start;
+	p->run_start = sim->now;
+	if (p->overhead_left) {
+		uint64_t x = e < p->overhead_left ? e : p->overhead_left;
+		p->overhead_left -= x;
+		e -= x;
+	}
+	if (!e)
+		return;
+	done = wall_to_work(rq->cur_speed, e);
+	p->work_left = done >= p->work_left ? 0 : p->work_left - done;
+	if (sim->measuring && (rq->cur_smt_f != 1024 || rq->cur_bw_f != 1024)) {
+		sim->res->lost.smt += e * (1024 - rq->cur_smt_f) / 1024;
+		sim->res->lost.memory_bandwidth += e * rq->cur_smt_f / 1024 * (1024 - rq->cur_bw_f) / 1024;
+	}
+}
+
+static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	set_rate(sim, rq, p);
+	ss_evq_schedule(&sim->evq, &rq->ev_run_end,
+			p->run_start + p->overhead_left + speed_to_wall(rq->cur_speed, p->work_left), SS_EV_RUN_END,
+			rq->cpu);
+}
+
+/* The running task's progress so far; its end event is cancelled. */
+static void stop_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	if (ss_ev_queued(&rq->ev_run_end)) {
+		ss_evq_cancel(&sim->evq, &rq->ev_run_end);
+		progress(sim, rq, p);
+	}
+}
+
+/* The speed of rq's running task changed (a sibling or its node changed): move its end. */
+static void retime(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *p = rq->curr;
+	if (!p || !ss_ev_queued(&rq->ev_run_end))
+		return;
+	progress(sim, rq, p);
+	start_burst(sim, rq, p);
+}
+
+/* rq's CPU became busy (+1) or idle (-1): its SMT siblings' speed changes. */
+static void smt_busy_change(struct ss_sim *sim, struct ss_rq *rq, int delta)
+{
+	const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
+	sim->core_busy[ct->core] = (uint16_t)(sim->core_busy[ct->core] + delta);
+	if (sim->topo->smt_threads <= 1 || !sim->params.smt_contention_pct)
+		return;
+	for (unsigned c = ss_cpumask_first(ct->smt_mask, sim->nr_cpus); c < sim->nr_cpus;
+	     c = ss_cpumask_next(ct->smt_mask, sim->nr_cpus, c + 1))
+		if (c != rq->cpu)
+			retime(sim, &sim->rq[c]);
+}
+
+/* p starts (+1) or stops (-1) running on rq: its node's bandwidth demand changes. */
+static void bw_change(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, int delta)
+{
+	uint64_t *mask, old, b = sim->node_bw_mbps;
+	unsigned node;
+	if (!p->mem_bw_mbps)
+		return;
+	if (p->mem_home < 0)
+		p->mem_home = (int32_t)sim->topo->cpu[rq->cpu].node;   /* first touch */
+	node = (unsigned)p->mem_home;
+	mask = sim->node_bw_cpus + (size_t)node * sim->nr_words;
+	old = sim->node_bw_demand[node];
+	if (delta > 0) {
+		sim->node_bw_demand[node] += p->mem_bw_mbps;
+		ss_cpumask_set(mask, rq->cpu);
+	} else {
+		sim->node_bw_demand[node] -= p->mem_bw_mbps;
+		ss_cpumask_clear_cpu(mask, rq->cpu);
+	}
+	/* the others' speed changes only if the node is or was oversubscribed */
+	if (!b || (old <= b && sim->node_bw_demand[node] <= b))
+		return;
+	for (unsigned c = ss_cpumask_first(mask, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_next(mask, sim->nr_cpus, c + 1))
+		if (c != rq->cpu)
+			retime(sim, &sim->rq[c]);
+}
+
+/*
+ * Cache refill after a migration: extra run time working_set × the refill
+ * cost of the distance moved (none between SMT siblings, which share L1/L2).
+ */
+static void cache_refill(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	const struct ss_topology *t = sim->topo;
+	int from = p->last_ran_cpu;
+	uint64_t per_kib, refill;
+	p->last_ran_cpu = (int32_t)rq->cpu;
+	if (from < 0 || (unsigned)from == rq->cpu || !p->working_set_kib ||
+	    ss_cpumask_test(t->cpu[rq->cpu].smt_mask, (unsigned)from))
+		return;
+	if (t->cpu[from].node != t->cpu[rq->cpu].node)
+		per_kib = sim->params.refill_cross_node_ns_per_kib;
+	else if (t->cpu[from].llc != t->cpu[rq->cpu].llc)
+		per_kib = sim->params.refill_cross_llc_ns_per_kib;
+	else
+		per_kib = sim->params.refill_llc_ns_per_kib;
+	refill = per_kib * p->working_set_kib;
+	p->overhead_left += refill;
+	if (sim->measuring)
+		sim->res->lost.cache_refill += refill;
+}
+
+/*
+ * get_typical_interval(), drivers/cpuidle/governors/menu.c (v6.6): the
+ * average of the last 8 idle periods if their spread is small, discarding
+ * upper outliers down to 3/4 of them; UINT_MAX when there is no pattern.
+ */
+static uint32_t menu_typical_interval(const struct ss_rq *rq)
+{
+	uint32_t thresh = INT32_MAX;
+	for (;;) {
+		uint64_t sum = 0, variance = 0, avg;
+		uint32_t max = 0;
+		int divisor = 0;
+		for (int i = 0; i < 8; i++) {
+			uint32_t v = rq->menu_intervals[i];
+			if (v <= thresh) {
+				sum += v;
+				divisor++;
+				if (v > max)
+					max = v;
+			}
+		}
+		if (!max)
+			return UINT32_MAX;
+		avg = divisor == 8 ? sum >> 3 : sum / (uint64_t)divisor;
+		for (int i = 0; i < 8; i++) {
+			uint32_t v = rq->menu_intervals[i];
+			if (v <= thresh) {
+				int64_t diff = (int64_t)v - (int64_t)avg;
+				variance += (uint64_t)(diff * diff);
+			}
+		}
+		variance = divisor == 8 ? variance >> 3 : variance / (uint64_t)divisor;
+		if (variance <= UINT64_MAX / 36 && ((avg * avg > variance * 36 && divisor * 4 >= 8 * 3) || variance <= 400))
+			return (uint32_t)avg;
+		if (divisor * 4 <= 8 * 3)
+			return UINT32_MAX;
+		thresh = max - 1;
+	}
+}
+
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (!rq->timer_slot[i]) {
+			rq->timer_slot[i] = expires;
+			return;
+		}
+	}
+}
+
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (rq->timer_slot[i] == expires) {
+			rq->timer_slot[i] = 0;
+			return;
+		}
+	}
+}
+
+/* tick_nohz_get_sleep_length() with the tick stopped: the next timer armed on this CPU, ns from now. */
+static uint64_t next_timer_ns(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	uint64_t next = UINT64_MAX;
+	for (int i = 0; i < 4; i++)
+		if (rq->timer_slot[i] && rq->timer_slot[i] < next)
+			next = rq->timer_slot[i];
+	return next == UINT64_MAX ? UINT64_MAX : next > sim->now ? next - sim->now : 0;
+}
+
+#define RESIDENCY_THRESHOLD_NS 15000   /* menu.c v6.6 */
+
+/*
+ * menu_select() (drivers/cpuidle/governors/menu.c v6.6): the predicted idle
+ * length is the typical interval, bounded by the next timer on this CPU when
+ * the typical interval is above RESIDENCY_THRESHOLD_NS (the correction factor
+ * is taken as 1: it starts there and its adaptation is not modelled); no PM
+ * QoS latency limit. The deepest state whose target residency fits wins; a
+ * polling state 0 is left for the next state unless a timer is due before
+ * that state pays off.
+ */
+static int menu_select(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	const struct ss_topology *t = sim->topo;
+	uint64_t typical = menu_typical_interval(rq);
+	uint64_t predicted = typical * 1000, next_timer = UINT64_MAX;
+	int idx = -1;
+
+	if (predicted > RESIDENCY_THRESHOLD_NS) {
+		next_timer = next_timer_ns(sim, rq);
+		if (next_timer < predicted)
+			predicted = next_timer;
+	}
+	if (t->nr_idle_states <= 1 || next_timer < t->idle_state[1].target_residency_ns)
+		return 0;
+	for (unsigned i = 0; i < t->nr_idle_states; i++) {
+		const struct ss_idle_state *st = &t->idle_state[i];
+		if (idx == -1)
+			idx = (int)i;
+		if (st->target_residency_ns > predicted) {
+			if (t->idle_state[idx].polling && st->target_residency_ns <= next_timer)
+				idx = (int)i;
+			break;
+		}
+		idx = (int)i;
+	}
+	return idx < 0 ? 0 : idx;
+}
+
+static void idle_state_enter(struct ss_sim *sim, struct ss_rq *rq)
+{
+	rq->idle_entry = sim->now;
+	if (!sim->params.idle_states) {
+		rq->idle_state = -1;
+		return;
+	}
+	rq->idle_state = (int8_t)menu_select(sim, rq);
+	if (sim->measuring && rq->idle_state < SS_STATS_IDLE_STATES)
+		sim->res->idle_state_entries[rq->idle_state]++;
+}
+
+uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi)
+{
+	uint64_t c = 0, us;
+	bool polling = false;
+	if (rq->idle_state >= 0) {
+		const struct ss_idle_state *st = &sim->topo->idle_state[rq->idle_state];
+		polling = st->polling;
+		c = st->exit_latency_ns;
+		/* menu_update(): the measured idle period, µs */
+		us = (sim->now - rq->idle_entry) / 1000;
+		rq->menu_intervals[rq->menu_ptr] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+		rq->menu_ptr = (uint8_t)((rq->menu_ptr + 1) & 7);
+		rq->idle_state = -1;
+		if (sim->measuring)
+			sim->res->lost.idle_exit += c;
+	}
+	if (send_ipi) {
+		if (polling) {
+			/* set_nr_if_polling(): the idle loop sees TIF_NEED_RESCHED, no IPI */
+			if (sim->measuring)
+				sim->res->ipis_saved_polling++;
+		} else {
+			c += sim->params.ipi_ns;
+			if (sim->measuring) {
+				sim->res->ipis++;
+				sim->res->lost.ipi += sim->params.ipi_ns;
+			}
+		}
+	}
+	return c;
+}
+
+void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (!rq->curr && !rq->cfs.nr_running && rq->idle_state < 0 && !rq->ttwu_pending && !rq->wake_inflight)
+		idle_state_enter(sim, rq);
+}
+
 /* ------------------------------------------------------------ statistics */
 
 static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
@@ -188,23 +510,6 @@ static void stop_tick(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ schedule */
 
-static void stop_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
-{
-	/* the running task's progress so far */
-	if (ss_ev_queued(&rq->ev_run_end)) {
-		ss_evq_cancel(&sim->evq, &rq->ev_run_end);
-		if (sim->now > p->run_start) {
-			uint64_t done = sim->now - p->run_start;
-			p->work_left = done >= p->work_left ? 0 : p->work_left - done;
-		}
-	}
-}
-
-static void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
-{
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end, p->run_start + p->work_left, SS_EV_RUN_END, rq->cpu);
-}
-
 static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 {
 	/* (idle_stamp, which feeds avg_idle, is set by newidle_balance()) */
@@ -220,6 +525,8 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
+	/* cpuidle_idle_call(): the governor picks a state */
+	idle_state_enter(sim, rq);
 }
 
 /*
@@ -236,7 +543,7 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 	if (a.kind == SS_ACT_RUN) {
 		if (sim->trace)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
-		p->work_left = work_to_wall(rq, a.ns);
+		p->work_left = a.ns;
 	} else {
 		p->held = a;
 		p->has_held = true;
@@ -270,8 +577,11 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
 	if (!se) {
 		if (was_busy) {
+			if (prev)
+				bw_change(sim, rq, prev, -1);
 			account_busy(sim, rq);
 			rq->curr = NULL;
+			smt_busy_change(sim, rq, -1);
 			idle_enter(sim, rq);
 		}
 		rq_acct(sim, rq);
@@ -284,16 +594,24 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		rq->busy_since = sim->now;
 		start_tick(sim, rq);
 	}
+	if (prev && prev != next)
+		bw_change(sim, rq, prev, -1);
 	rq->curr = next;
+	if (!was_busy)
+		smt_busy_change(sim, rq, +1);
 	next->run_start = sim->now + newidle_cost;
 	/* pick_next_task_fair(): the cfs_tasks list becomes MRU */
 	ss_tasks_move_head(sim, rq, next);
 	ss_update_misfit_status(sim, next, rq);
+	/* a CPU given work without an IPI (a pull by the balancer) still leaves its idle state */
+	if (!was_busy && rq->idle_state >= 0)
+		next->run_start += ss_cpu_wake_cost(sim, rq, false);
 	if (next != prev) {
 		next->run_start += sim->params.context_switch_ns;
 		if (sim->measuring) {
 			sim->res->context_switches++;
 			sim->res->cpu[rq->cpu].nr_switches++;
+			sim->res->lost.context_switch += sim->params.context_switch_ns;
 		}
 	}
 	if (next->wake_time) {
@@ -301,8 +619,12 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
 		next->wake_time = 0;
 	}
-	if (!next->work_left && !next->has_held && !next->scan_pending)
+	if (!next->work_left && !next->has_held && !next->scan_pending && !next->overhead_left)
 		fetch_next_action(sim, rq, next);
+	if (next != prev) {
+		bw_change(sim, rq, next, +1);
+		cache_refill(sim, rq, next);
+	}
 	start_burst(sim, rq, next);
 	rq_acct(sim, rq);
 }
@@ -427,7 +749,8 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	int cpu;
 	uint64_t cost, at;
 
-	p->wake_time = sim->now;
+	if (!p->wake_time)   /* set earlier when an idle CPU had to wake up to run the timer */
+		p->wake_time = sim->now;
 	p->state = SS_TASK_WAKING;
 	sim->scan_cost = 0;
 	wake_flags |= WF_TTWU;
@@ -449,13 +772,28 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	at = sim->now + cost;
 	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && ttwu_queue_cond(sim, p, (unsigned)cpu);
 	if (p->via_wakelist) {
-		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI */
+		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI (none to a
+		 * polling idle CPU); an idle target leaves its idle state first */
 		sim->rq[cpu].ttwu_pending++;
-		at += sim->params.ipi_ns;
-		if (sim->measuring)
-			sim->res->ipis++;
+		at += ss_cpu_wake_cost(sim, &sim->rq[cpu], true);
 	} else {
-		sim->rq[cpu].wake_inflight++;
+		struct ss_rq *trq = &sim->rq[cpu];
+		trq->wake_inflight++;
+		if ((unsigned)cpu != sim->this_cpu) {
+			/* ttwu_queue() -> rq_lock(target): wakers enqueueing directly on
+			 * one rq serialise on its lock (cost.rq_lock_ns hold time) */
+			uint64_t hold = sim->params.rq_lock_ns, start = at > trq->lock_free_at ? at : trq->lock_free_at;
+			if (hold) {
+				if (sim->measuring)
+					sim->res->lost.rq_lock += start - at;
+				cost += start - at + hold;
+				at = start + hold;
+				trq->lock_free_at = at;
+			}
+			/* check_preempt_curr() on an idle rq: resched_curr() IPIs it */
+			if (!trq->curr)
+				at += ss_cpu_wake_cost(sim, trq, true);
+		}
 	}
 	p->waker_cpu = (uint16_t)sim->this_cpu;
 	if (at == sim->now) {
@@ -504,8 +842,10 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 			if (!ss_ev_queued(&rq->ev_resched))
 				ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns,
 						SS_EV_RESCHED, rq->cpu);
-			if (sim->measuring)
+			if (sim->measuring) {
 				sim->res->ipis++;
+				sim->res->lost.ipi += sim->params.ipi_ns;
+			}
 		}
 	}
 }
@@ -528,13 +868,24 @@ unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu)
 	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;   /* cpu_runnable(): cfs_rq->avg.runnable_avg */
 }
 
-/* A reschedule IPI to a remote CPU (resched_curr() -> smp_send_reschedule()). */
+/*
+ * A remote resched_curr() (smp_send_reschedule()): a busy CPU gets the IPI;
+ * an idle one also leaves its idle state (no IPI if it polls).
+ */
 static void send_resched_ipi(struct ss_sim *sim, struct ss_rq *rq)
 {
-	if (!ss_ev_queued(&rq->ev_resched))
-		ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns, SS_EV_RESCHED, rq->cpu);
-	if (sim->measuring)
-		sim->res->ipis++;
+	uint64_t at;
+	if (!rq->curr) {
+		at = sim->now + ss_cpu_wake_cost(sim, rq, true);
+	} else {
+		at = sim->now + sim->params.ipi_ns;
+		if (sim->measuring) {
+			sim->res->ipis++;
+			sim->res->lost.ipi += sim->params.ipi_ns;
+		}
+	}
+	if (!ss_ev_queued(&rq->ev_resched) || rq->ev_resched.time > at)
+		ss_evq_schedule(&sim->evq, &rq->ev_resched, at, SS_EV_RESCHED, rq->cpu);
 }
 
 /*
@@ -545,17 +896,15 @@ static void send_resched_ipi(struct ss_sim *sim, struct ss_rq *rq)
  */
 void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, unsigned cause)
 {
-	struct ss_rq *src = &sim->rq[p->cpu], *dst = &sim->rq[dst_cpu];
+	struct ss_rq *src = &sim->rq[p->cpu];
 	ss_util_est_dequeue(&src->cfs_avg, &p->avg);
 	if (src->cfs.curr)
 		ss_update_curr(&src->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, src, p, SS_UPDATE_TG | SS_DO_DETACH);
 	ss_dequeue_entity(&src->cfs, &p->se, sim->tick_nsec);
 	ss_tasks_del(sim, src, p);
-	/* (util_est_update(task_sleep = false) does nothing) */
-	/* the rest of a preempted burst runs at the new CPU's speed */
-	if (p->work_left && src->speed_num != dst->speed_num)
-		p->work_left = work_to_wall(dst, wall_to_work(src, p->work_left));
+	/* (util_est_update(task_sleep = false) does nothing; work_left is work:
+	 * the rest of a preempted burst runs at the new CPU's speed) */
 	set_task_cpu(sim, p, dst_cpu, cause, true);
 	rq_acct(sim, src);
 }
@@ -592,10 +941,12 @@ void ss_attach_task(struct ss_sim *sim, struct ss_task *p, bool local, bool in_n
 void ss_delay_curr(struct ss_sim *sim, struct ss_rq *rq, uint64_t ns)
 {
 	/* softirq time on this CPU: the running task's burst ends that much later */
-	if (!rq->curr || !ss_ev_queued(&rq->ev_run_end))
+	struct ss_task *p = rq->curr;
+	if (!p || !ss_ev_queued(&rq->ev_run_end))
 		return;
-	rq->curr->run_start += ns;
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end, rq->ev_run_end.time + ns, SS_EV_RUN_END, rq->cpu);
+	progress(sim, rq, p);
+	p->overhead_left += ns;
+	start_burst(sim, rq, p);
 }
 
 void ss_queue_stopper(struct ss_sim *sim, unsigned cpu)
@@ -603,12 +954,17 @@ void ss_queue_stopper(struct ss_sim *sim, unsigned cpu)
 	/* stop_one_cpu_nowait(): queue the work, wake the stopper thread; on a
 	 * remote CPU that is a reschedule IPI */
 	struct ss_rq *rq = &sim->rq[cpu];
-	uint64_t at = sim->now + (cpu == sim->this_cpu ? 0 : sim->params.ipi_ns);
+	uint64_t at = sim->now;
 	if (ss_ev_queued(&rq->ev_stop))
 		return;
+	if (cpu != sim->this_cpu) {
+		at += rq->curr ? sim->params.ipi_ns : ss_cpu_wake_cost(sim, rq, true);
+		if (rq->curr && sim->measuring) {
+			sim->res->ipis++;
+			sim->res->lost.ipi += sim->params.ipi_ns;
+		}
+	}
 	ss_evq_schedule(&sim->evq, &rq->ev_stop, at, SS_EV_STOP, cpu);
-	if (sim->measuring && cpu != sim->this_cpu)
-		sim->res->ipis++;
 }
 
 /*
@@ -624,12 +980,14 @@ static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
 	ss_update_rq_clock(sim, rq);
 	if (!prev) {
 		rq->active_balance = false;
+		ss_idle_reenter(sim, rq);
 		return;
 	}
 	stop_burst(sim, rq, prev);
 	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
 	ss_put_prev_entity(&rq->cfs, &prev->se);
+	bw_change(sim, rq, prev, -1);
 	account_busy(sim, rq);
 	rq->curr = NULL;
 	rq->stopper_running = true;
@@ -676,14 +1034,15 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			 */
 			uint64_t c = p->scan_pending;
 			p->scan_pending = 0;
+			p->overhead_left += c;
 			if (a.kind == SS_ACT_RUN) {
 				if (sim->trace)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
-				p->work_left = c + work_to_wall(rq, a.ns);
+				p->work_left = a.ns;
 			} else {
 				p->held = a;
 				p->has_held = true;
-				p->work_left = c;
+				p->work_left = 0;
 			}
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
@@ -695,7 +1054,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_RUN:
 			if (!a.ns)
 				continue;
-			p->work_left = work_to_wall(rq, a.ns);
+			p->work_left = a.ns;
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
 			return;
@@ -703,6 +1062,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
 			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + a.ns, SS_EV_TIMER, (unsigned)p->cpu);
+			ss_timer_armed(rq, sim->now + a.ns);
 			schedule(sim, rq);
 			return;
 		case SS_ACT_WAKE: {
@@ -757,16 +1117,30 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 {
 	struct ss_task *p = rq->curr;
+	progress(sim, rq, p);
 	p->work_left = 0;
+	p->overhead_left = 0;
 	task_continue(sim, rq, p);
 }
 
 static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 {
-	/* hrtimer wakeup: interrupt context on the CPU the task slept on */
+	/* hrtimer wakeup: interrupt context on the CPU the task slept on, which
+	 * first leaves its idle state if it is in one */
+	struct ss_rq *rq = &sim->rq[p->cpu];
+	ss_timer_fired(rq, p->ev_timer.time);
+	if (!rq->curr && rq->idle_state >= 0) {
+		uint64_t lat = ss_cpu_wake_cost(sim, rq, false);
+		if (lat) {
+			p->wake_time = sim->now;
+			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + lat, SS_EV_TIMER, (unsigned)p->cpu);
+			return;
+		}
+	}
 	sim->current = NULL;
 	sim->this_cpu = (unsigned)p->cpu;
 	try_to_wake_up(sim, p, 0);
+	ss_idle_reenter(sim, rq);
 }
 
 /* scheduler_tick(), core.c v6.6 (+ task_tick_fair/entity_tick). */
@@ -834,6 +1208,10 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->lb, 0, sizeof r->lb);
 	memset(r->rq_depth_ns, 0, sizeof r->rq_depth_ns);
 	r->active_pushed = r->newidle_skipped = r->idle_work_llc_ns = r->idle_work_node_ns = 0;
+	memset(&r->lost, 0, sizeof r->lost);
+	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
+	r->ipis_saved_polling = 0;
+	r->policy_redirects = 0;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_cpu_stats *cs = &r->cpu[c];
 		memset(cs, 0, sizeof *cs);
@@ -857,6 +1235,7 @@ static void reset_stats(struct ss_sim *sim)
 static void finish_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
+	r->lost.probe = r->scan_time_ns;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		account_busy(sim, rq);
@@ -939,6 +1318,9 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->acc_llc);
 	g_free(sim->acc_node);
 	ss_balance_free(sim);
+	g_free(sim->core_busy);
+	g_free(sim->node_bw_demand);
+	g_free(sim->node_bw_cpus);
 	g_clear_error(&sim->fatal);
 }
 
@@ -966,6 +1348,9 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 		r->higher_is_better = m->higher_is_better;
 	}
 	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
+	r->nr_idle_states = t->nr_idle_states < SS_STATS_IDLE_STATES ? t->nr_idle_states : SS_STATS_IDLE_STATES;
+	for (unsigned i = 0; i < r->nr_idle_states; i++)
+		memcpy(r->idle_state_name[i], t->idle_state[i].name, sizeof r->idle_state_name[i]);
 	r->nr_llcs = t->nr_llc_shared;
 	r->llc = g_new0(struct ss_llc_stats, r->nr_llcs);
 	sim->max_samples = (unsigned)(cfg->duration_ns / r->sample_ns) + 1;
@@ -1152,6 +1537,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		g_string_free(names, TRUE);
 		return false;
 	}
+	for (unsigned i = 0; i < sim->policy->nr_params && i < G_N_ELEMENTS(sim->policy_param); i++)
+		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
 	sim->features = ss_features_default();
 	if (!ss_features_parse(sim->policy->features, &sim->features, err))
 		return false;
@@ -1191,6 +1578,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->cpu = c;
 		ss_cfs_rq_init(&rq->cfs);
 		rq->capacity = t->cpu[c].capacity;
+		/* A kernel's rq clock is never 0 — and PELT reads last_update_time == 0
+		 * as "not attached": start the PELT clock 1024 periods in (2^20 ns,
+		 * a whole number of periods, so period boundaries stay aligned). */
+		rq->pclk.clock_task = rq->pclk.clock_pelt = 1u << 20;
 		rq->speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)rq->capacity * sim->params.freq_capacity));
 		rq->avg_idle = 2 * sim->params.migration_cost_ns;
 		rq->wake_avg_idle = rq->avg_idle;
@@ -1198,7 +1589,14 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
 		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = rq->ev_stop.heap_idx = SS_EV_IDLE;
 		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = rq->ev_stop.owner = c;
+		rq->cur_speed = rq->speed_num;
+		rq->cur_smt_f = rq->cur_bw_f = 1024;
+		rq->idle_state = -1;
 	}
+	sim->core_busy = g_new0(uint16_t, t->nr_cores ? t->nr_cores : 1);
+	sim->node_bw_demand = g_new0(uint64_t, t->nr_nodes);
+	sim->node_bw_cpus = g_new0(uint64_t, (size_t)t->nr_nodes * sim->nr_words);
+	sim->node_bw_mbps = sim->params.node_bandwidth_mbps;
 	sim->llc_shared = g_new0(struct ss_sd_shared, t->nr_llc_shared ? t->nr_llc_shared : 1);
 	/* figures: every allowed CPU starts idle with an empty rq */
 	sim->acc_llc = g_new0(struct ss_idle_acc, t->nr_llc_shared ? t->nr_llc_shared : 1);
@@ -1244,6 +1642,16 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			p->cpu = (int32_t)spread[i];
 		}
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
+		p->last_ran_cpu = -1;
+		p->working_set_kib = wt->working_set_kib;
+		p->mem_bw_mbps = wt->mem_bw_mbps;
+		if (wt->mem_node >= 0 && (unsigned)wt->mem_node >= t->nr_nodes) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "workload %s, task %s: memory_node %d is not a node of %s (nodes 0-%u)",
+				    ss_workload_name(cfg->wl), wt->path, wt->mem_node, t->name, t->nr_nodes - 1);
+			return false;
+		}
+		p->mem_home = wt->mem_node;
 	}
 	sim->res = results_new(sim, cfg);
 	sim->res->workload_file = NULL;
@@ -1268,25 +1676,24 @@ static void start_tasks(struct ss_sim *sim)
 			schedule(sim, rq);
 		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
 			resched_curr(sim, rq);
-	}
+	}	/* CPUs left without a task enter the idle loop */
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		ss_idle_reenter(sim, &sim->rq[c]);
 }
 
 struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err)
 {
 	struct ss_sim *sim = g_new0(struct ss_sim, 1);
-	if (!sim_init(sim, cfg, err)) {
-		if (sim->res)
-			ss_results_free(sim->res);
-		sim_destroy(sim);
-		g_free(sim);
+	if (!cfg->topo || !cfg->wl || !sim_init(sim, cfg, err)) {
+		if (!cfg->topo || !cfg->wl)
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
+		ss_sim_destroy(sim);
 		return NULL;
 	}
-	reset_stats(sim);
-	start_tasks(sim);
 	return sim;
 }
 
-void ss_sim_free(struct ss_sim *sim)
+void ss_sim_destroy(struct ss_sim *sim)
 {
 	if (!sim)
 		return;
@@ -1294,6 +1701,11 @@ void ss_sim_free(struct ss_sim *sim)
 		ss_results_free(sim->res);
 	sim_destroy(sim);
 	g_free(sim);
+}
+
+void ss_sim_start(struct ss_sim *sim)
+{
+	start_tasks(sim);
 }
 
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
@@ -1360,6 +1772,7 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			unsigned flags = rq->ilb_pending;
 			rq->ilb_pending = 0;
 			ss_nohz_idle_balance(&sim, rq, flags);
+			ss_idle_reenter(&sim, rq);
 			break;
 		}
 		case SS_EV_SAMPLE:

@@ -129,6 +129,22 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
+	cJSON_AddNumberToObject(o, "ipis_saved_polling", (double)r->ipis_saved_polling);
+	{
+		cJSON *st = cJSON_AddObjectToObject(o, "idle_state_entries");
+		for (unsigned i = 0; i < r->nr_idle_states; i++)
+			cJSON_AddNumberToObject(st, r->idle_state_name[i], (double)r->idle_state_entries[i]);
+	}
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(root, "policy_stats"), "redirects", (double)r->policy_redirects);
+	o = cJSON_AddObjectToObject(root, "time_lost_ns");
+	cJSON_AddNumberToObject(o, "probe", (double)r->lost.probe);
+	cJSON_AddNumberToObject(o, "context_switch", (double)r->lost.context_switch);
+	cJSON_AddNumberToObject(o, "ipi", (double)r->lost.ipi);
+	cJSON_AddNumberToObject(o, "idle_exit", (double)r->lost.idle_exit);
+	cJSON_AddNumberToObject(o, "cache_refill", (double)r->lost.cache_refill);
+	cJSON_AddNumberToObject(o, "smt", (double)r->lost.smt);
+	cJSON_AddNumberToObject(o, "memory_bandwidth", (double)r->lost.memory_bandwidth);
+	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
 	o = cJSON_AddObjectToObject(root, "migrations");
 	cJSON_AddNumberToObject(o, "total", (double)r->migrations);
 	for (unsigned i = 0; i < SS_MIG_NR; i++)
@@ -382,6 +398,19 @@ char *ss_results_to_text(const struct ss_results *r)
 			       r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : 0.0);
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
 			       (unsigned long long)r->scan_time_ns);
+	{
+		const struct ss_time_lost *l = &r->lost;
+		double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1) / 100.0;
+		g_string_append_printf(s, "%-34s probe %.3f  switch %.3f  ipi %.3f  idle-exit %.3f  refill %.3f  smt %.3f  "
+				       "mem-bw %.3f  rq-lock %.3f\n", "time lost, % of CPU time",
+				       (double)l->probe / w, (double)l->context_switch / w, (double)l->ipi / w,
+				       (double)l->idle_exit / w, (double)l->cache_refill / w, (double)l->smt / w,
+				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w);
+		g_string_append_printf(s, "%-34s", "idle periods by state");
+		for (unsigned i = 0; i < r->nr_idle_states; i++)
+			g_string_append_printf(s, " %s %llu", r->idle_state_name[i], (unsigned long long)r->idle_state_entries[i]);
+		g_string_append_printf(s, "  (IPIs saved by polling: %llu)\n", (unsigned long long)r->ipis_saved_polling);
+	}
 	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];

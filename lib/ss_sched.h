@@ -98,8 +98,11 @@ struct ss_task {
 	struct ss_event ev_timer;      /* sleep end */
 	struct ss_event ev_arrive;     /* arrival after ttwu */
 	const uint64_t *cpus_ptr;      /* affinity, shared */
-	uint64_t work_left;            /* ns of the current burst still to run (at this CPU's speed) */
-	uint64_t run_start;            /* when the current stint on CPU starts making progress */
+	uint64_t work_left;            /* ns of work of the current burst still to do, at capacity 1024, full
+	                                  frequency, alone on its core, full memory bandwidth */
+	uint64_t overhead_left;        /* wall ns of overhead before the work resumes: probing charged to
+	                                  this task, cache refill after a migration */
+	uint64_t run_start;            /* when the current stint on CPU starts making progress (ns) */
 	uint64_t wake_time;            /* ttwu start, for wakeup latency; 0 = none pending */
 	uint64_t txn_start;
 	uint64_t scan_pending;         /* ns of probing the last wakeup costs this task's CPU, not yet run */
@@ -117,6 +120,10 @@ struct ss_task {
 	bool has_held;
 	uint32_t nr_cpus_allowed;
 	int32_t tasks_prev, tasks_next; /* rq->cfs_tasks links (se.group_node): task ids, -1 = end */
+	int32_t last_ran_cpu;          /* CPU it last ran on (cache warmth), -1 = never ran */
+	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
+	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
+	uint32_t working_set_kib;      /* cache working set, KiB */
 };
 
 /* ---------------------------------------------------------------- runqueues */
@@ -166,6 +173,16 @@ struct ss_rq {
 	bool acct_idle;
 	unsigned acct_waiting, acct_depth;
 	uint64_t depth_since;          /* ns */
+	/* costs (docs/model.md "Costs") */
+	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
+	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
+	int8_t idle_state;             /* index into topo->idle_state while idle in it, -1 = awake */
+	uint8_t menu_ptr;              /* next slot of menu_intervals */
+	uint64_t idle_entry;           /* ns: when the current idle period began */
+	uint32_t menu_intervals[8];    /* µs: the last 8 idle periods (menu governor's data->intervals) */
+	uint64_t timer_slot[4];        /* ns: expiry of sleep timers armed on this CPU (0 = free slot), for the
+	                                  governor's next-timer bound; more than 4 pending are not tracked */
+	uint64_t lock_free_at;         /* ns: rq->__lock is free from then on (direct remote enqueues) */
 };
 
 /** struct sched_domain_shared (one per LLC). */
@@ -214,6 +231,8 @@ struct ss_policy {
 };
 
 const struct ss_policy *ss_policy_find(const char *name);
+/* lib/policies/burst.c */
+extern const struct ss_policy ss_policy_burst_threshold;
 /** NULL-terminated array of all policies. */
 const struct ss_policy *const *ss_policies(void);
 
@@ -257,6 +276,7 @@ struct ss_sim {
 	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
 	/* idle-with-work-elsewhere integrals: per LLC (llc_index) and per node */
 	struct ss_idle_acc *acc_llc, *acc_node;
+	int64_t policy_param[8];       /* the policy's parameters: --set policy.KEY values, else defaults */
 	/* the waker context of the wakeup being placed */
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
 	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
@@ -271,6 +291,11 @@ struct ss_sim {
 	unsigned sample_idx, max_samples;
 	uint64_t actions_without_time;
 	GError *fatal;                 /* set when the run must abort */
+	/* costs */
+	uint16_t *core_busy;           /* per core: threads running a task (SMT contention) */
+	uint64_t *node_bw_demand;      /* per node: Σ mem_bw_mbps of running tasks homed there */
+	uint64_t *node_bw_cpus;        /* per node: nr_words mask of CPUs running a task homed there with demand */
+	uint64_t node_bw_mbps;         /* bandwidth of one node, MB/s */
 	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
 	void *trace_ctx;
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
@@ -420,9 +445,8 @@ struct ss_lb_decision {
 };
 void ss_lb_inspect(struct ss_sim *sim, unsigned cpu, unsigned level, enum ss_cpu_idle_type idle,
 		   struct ss_lb_decision *d);
-/** For tests: a simulation set up and started (tasks enqueued at t = 0) but not run; ss_sim_free(). */
-struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err);
-void ss_sim_free(struct ss_sim *sim);
+/** For tests: start a simulation from ss_sim_create(): every task is created (enqueued) at t = 0, nothing runs further. */
+void ss_sim_start(struct ss_sim *sim);
 
 /** nohz_run_idle_balance() (fair.c v6.6): from the idle entry, after a newidle balance asked for it. */
 void ss_nohz_run_idle_balance(struct ss_sim *sim, struct ss_rq *rq);
@@ -436,6 +460,28 @@ uint64_t ss_get_sd_balance_interval(const struct ss_sim *sim, const struct ss_sc
 bool ss_should_we_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
 			  enum ss_cpu_idle_type idle);
 uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
+
+/**
+ * A simulation set up but not started (tests: build a state, call a policy):
+ * tasks are created on their start CPUs but not enqueued, every CPU is idle.
+ * NULL + *err as ss_simulate(). Free with ss_sim_destroy().
+ */
+struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err);
+void ss_sim_destroy(struct ss_sim *sim);
+
+/* core.c: costs (docs/model.md "Costs") */
+/**
+ * Wake the idle CPU rq from outside (an IPI or interrupt reaches it): returns
+ * the ns until it runs again — the IPI unless its idle state polls (send_ipi
+ * false skips it: interrupts that are not IPIs), plus the state's exit
+ * latency — and accounts both. 0 for a CPU that is not in an idle state.
+ */
+uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi);
+/** A sleep timer expiring at `expires` (ns) is armed on / fired on rq's CPU (the governor's next timer). */
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires);
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires);
+/** An idle CPU that was woken but got no task goes back into an idle state (menu choice). */
+void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq);
 
 /* update_avg() (sched.h): a += (s - a) / 8, signed, truncating. */
 static inline void ss_update_avg(uint64_t *avg, uint64_t sample)

@@ -175,6 +175,12 @@ struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes)
 	t->nr_words = ss_cpumask_words(nr_cpus);
 	t->nr_nodes = nr_nodes;
 	t->node_reclaim_distance = RECLAIM_DISTANCE;
+	/* No cpuidle table given: the architecture's default idle (HLT on x86,
+	 * WFI on arm64, default_idle_call()), which does not poll. */
+	t->nr_idle_states = 1;
+	memcpy(t->idle_state[0].name, "WFI/HLT", sizeof "WFI/HLT");
+	t->idle_state[0].exit_latency_ns = 1000;
+	t->idle_state[0].target_residency_ns = 1000;
 	t->cpu = g_new0(struct ss_cpu_topo, nr_cpus);
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		t->cpu[i].capacity = SCHED_CAPACITY_SCALE;

@@ -163,6 +163,9 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			task->role = r;
 			task->instance = i;
 			task->nice = role->nice;
+			task->working_set_kib = role->working_set_kib;
+			task->mem_bw_mbps = role->mem_bw_mbps;
+			task->mem_node = role->mem_node;
 			switch (role->start) {
 			case SS_START_ANY:
 				task->start_cpu = -1;

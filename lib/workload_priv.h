@@ -49,6 +49,9 @@ struct ss_wl_role {
 	int nice;
 	enum ss_wl_start start;
 	uint32_t start_mul, start_add;   /* SS_START_CPU: start_add is the CPU */
+	uint32_t working_set_kib;        /* working_set, KiB (0 = none) */
+	uint32_t mem_bw_mbps;            /* memory_bandwidth, MB/s (0 = none) */
+	int16_t mem_node;                /* memory_node, -1 = local */
 	struct ss_wl_insn *insn;
 	uint32_t nr_insn;                /* 1..SS_WL_MAX_INSN */
 };

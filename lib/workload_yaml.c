@@ -337,6 +337,122 @@ too_long:
 	return fail(c, n->start_mark, "%s '%.*s' is too long (expected at most 1000000s)", what, slen(n), s);
 }
 
+/*
+ * A quantity: DIGITS[.DIGITS] UNIT (optionally separated by spaces), UNIT one
+ * of units[] with its multiplier in the base unit. The value in the base unit
+ * must be whole; it is returned in *out (at most max). Used for working_set
+ * (base: bytes) and memory_bandwidth (base: MB/s).
+ */
+struct qunit {
+	const char *unit;
+	uint64_t mult;
+};
+
+static bool parse_quantity(struct ctx *c, const yaml_node_t *n, const char *what, const struct qunit *units,
+			   unsigned nr_units, const char *ulist, const char *base, uint64_t max, uint64_t *out)
+{
+	const char *s, *p;
+	uint64_t ip, fp = 0, mult = 0, pow10 = 1, v;
+	unsigned nd, nf = 0;
+
+	if (!want_scalar(c, n, what))
+		return false;
+	s = p = sval(n);
+	if (*p == '-')
+		return fail(c, n->start_mark, "%s '%.*s' is negative (expected a number and a unit: %s)", what,
+			    slen(n), s, ulist);
+	if (!scan_u64(&p, &ip, &nd))
+		goto too_big;
+	if (nd == 0)
+		return fail(c, n->start_mark, "%s '%.*s' is not a number and a unit (expected one of: %s)",
+			    what, slen(n), s, ulist);
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, nf++) {
+			if (nf >= 9)
+				return fail(c, n->start_mark,
+					    "%s '%.*s' has too many decimals (expected at most 9)", what, slen(n), s);
+			fp = fp * 10 + (uint64_t)(*p - '0');
+			pow10 *= 10;
+		}
+		if (nf == 0)
+			return fail(c, n->start_mark, "%s '%.*s' has no digits after '.' (expected e.g. 1.5%s)",
+				    what, slen(n), s, units[nr_units - 1].unit);
+	}
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return fail(c, n->start_mark, "%s '%.*s' has no unit (expected one of: %s)", what, slen(n), s,
+			    ulist);
+	for (unsigned i = 0; i < nr_units; i++)
+		if (!strcmp(p, units[i].unit))
+			mult = units[i].mult;
+	if (!mult)
+		return fail(c, n->start_mark, "%s '%.*s' has an unknown unit '%s' (expected one of: %s)", what,
+			    slen(n), s, p, ulist);
+	if (ip > max / mult)
+		goto too_big;
+	/* fp < 10^9 and mult <= 2^30: the product fits in 64 bits */
+	if ((fp * mult) % pow10)
+		return fail(c, n->start_mark, "%s '%.*s' is not a whole number of %s (expected a multiple of 1%s)",
+			    what, slen(n), s, base, base);
+	v = ip * mult + fp * mult / pow10;
+	if (v > max)
+		goto too_big;
+	*out = v;
+	return true;
+too_big:
+	return fail(c, n->start_mark, "%s '%.*s' is too large (expected at most %" G_GUINT64_FORMAT "%s)", what,
+		    slen(n), s, max, base);
+}
+
+/* working_set: SIZE in B, KiB, MiB or GiB; stored in KiB, rounded up. */
+static bool parse_working_set(struct ctx *c, const yaml_node_t *n, uint32_t *kib)
+{
+	static const struct qunit units[] = {
+		{ "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 }, { "GiB", 1024 * 1024 * 1024 },
+	};
+	uint64_t bytes;
+
+	if (!parse_quantity(c, n, "working_set", units, G_N_ELEMENTS(units), "B, KiB, MiB or GiB", "B",
+			    (uint64_t)SS_WL_MAX_WORKING_SET_KIB * 1024, &bytes))
+		return false;
+	*kib = (uint32_t)((bytes + 1023) / 1024);
+	return true;
+}
+
+/* memory_bandwidth: RATE in MB/s or GB/s (decimal: 1 GB/s = 1000 MB/s). */
+static bool parse_mem_bw(struct ctx *c, const yaml_node_t *n, uint32_t *mbps)
+{
+	static const struct qunit units[] = { { "MB/s", 1 }, { "GB/s", 1000 } };
+	uint64_t v;
+
+	if (!parse_quantity(c, n, "memory_bandwidth", units, G_N_ELEMENTS(units), "MB/s or GB/s", "MB/s",
+			    SS_WL_MAX_MEM_BW_MBPS, &v))
+		return false;
+	*mbps = (uint32_t)v;
+	return true;
+}
+
+/* memory_node: N (0..SS_WL_MAX_MEM_NODE) | local (-1). */
+static bool parse_mem_node(struct ctx *c, const yaml_node_t *n, int16_t *node_out)
+{
+	int64_t v;
+
+	if (!want_scalar(c, n, "memory_node"))
+		return false;
+	if (!strcmp(sval(n), "local")) {
+		*node_out = -1;
+		return true;
+	}
+	if (!(sval(n)[0] >= '0' && sval(n)[0] <= '9') && sval(n)[0] != '-' && sval(n)[0] != '+')
+		return fail(c, n->start_mark, "memory_node is '%.*s' (expected a NUMA node number 0..%d or local)",
+			    slen(n), sval(n), SS_WL_MAX_MEM_NODE);
+	if (!parse_int(c, n, "memory_node", 0, SS_WL_MAX_MEM_NODE, &v))
+		return false;
+	*node_out = (int16_t)v;
+	return true;
+}
+
 /* DURATION | {constant: D} | {exponential: MEAN} | {uniform: [MIN, MAX]} */
 static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, struct ss_dist *d)
 {
@@ -677,8 +793,9 @@ bad:
 
 static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 {
-	static const char *const keys[] = { "name", "nice", "start_cpu", "program", NULL };
-	bool seen[4] = { false }, has_time = false;
+	static const char *const keys[] = { "name", "nice", "start_cpu", "working_set", "memory_bandwidth",
+					    "memory_node", "program", NULL };
+	bool seen[7] = { false }, has_time = false;
 	struct ss_wl_role *r = &c->w->role[idx];
 	const yaml_node_t *prog = NULL, *name = NULL;
 	GArray *code;
@@ -687,6 +804,7 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 	if (!want_kind(c, n, YAML_MAPPING_NODE, "a task role {name, program}"))
 		return false;
 	r->start = SS_START_ANY;
+	r->mem_node = -1;
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
 		const yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
 
@@ -706,6 +824,18 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 				return false;
 			break;
 		case 3:
+			if (!parse_working_set(c, v, &r->working_set_kib))
+				return false;
+			break;
+		case 4:
+			if (!parse_mem_bw(c, v, &r->mem_bw_mbps))
+				return false;
+			break;
+		case 5:
+			if (!parse_mem_node(c, v, &r->mem_node))
+				return false;
+			break;
+		case 6:
 			prog = v;
 			break;
 		default:

@@ -603,11 +603,64 @@ static void expect_file_error(const char *file, const char *where, const char *p
 	g_free(prefix);
 }
 
+/* working_set, memory_bandwidth, memory_node: parsed per role, copied to every task. */
+static void test_memory_fields(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n    working_set: 1536B\n    memory_bandwidth: 2.5GB/s\n"
+					"    memory_node: 1\n    program: [run: 1us]\n"
+					"  - name: b\n    working_set: 1.5 MiB\n    memory_bandwidth: 800MB/s\n"
+					"    memory_node: local\n    program: [run: 1us]\n"
+					"  - name: c\n    working_set: 4GiB\n    program: [run: 1us]\n"
+					"  - name: d\n    working_set: 1B\n    program: [run: 1us]\n");
+	struct ss_wl_plan *p = ss_workload_instantiate(w, 10000, 2, NULL);
+
+	(void)state;
+	assert_int_equal(p->nr_tasks, 8);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct ss_wl_task *t = &p->task[4 * i];
+
+		assert_int_equal(t[0].working_set_kib, 2);       /* 1536 B rounds up */
+		assert_int_equal(t[0].mem_bw_mbps, 2500);
+		assert_int_equal(t[0].mem_node, 1);
+		assert_int_equal(t[1].working_set_kib, 1536);
+		assert_int_equal(t[1].mem_bw_mbps, 800);
+		assert_int_equal(t[1].mem_node, -1);
+		assert_int_equal(t[2].working_set_kib, 4u * 1024 * 1024);
+		assert_int_equal(t[2].mem_bw_mbps, 0);           /* absent: none */
+		assert_int_equal(t[2].mem_node, -1);             /* absent: local */
+		assert_int_equal(t[3].working_set_kib, 1);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+
+	expect_error("tasks:\n  - name: a\n    working_set: 10MB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "working_set '10MB' has an unknown unit 'MB' (expected one of: B, KiB, MiB or GiB)");
+	expect_error("tasks:\n  - name: a\n    working_set: 512\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "has no unit");
+	expect_error("tasks:\n  - name: a\n    working_set: -1KiB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "is negative");
+	expect_error("tasks:\n  - name: a\n    working_set: 0.5B\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "not a whole number of B");
+	expect_error("tasks:\n  - name: a\n    working_set: 4096GiB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "too large");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: 3GiB/s\n    program: [run: 1us]\n", "t.yaml:6:23:",
+		     "unknown unit 'GiB/s' (expected one of: MB/s or GB/s)");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: 1.0005GB/s\n    program: [run: 1us]\n",
+		     "t.yaml:6:23:", "not a whole number of MB/s");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: [1GB/s]\n    program: [run: 1us]\n",
+		     "t.yaml:6:23:", "memory_bandwidth is a list");
+	expect_error("tasks:\n  - name: a\n    memory_node: remote\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "memory_node is 'remote' (expected a NUMA node number 0..1023 or local)");
+	expect_error("tasks:\n  - name: a\n    memory_node: -1\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "out of range (expected 0..1023)");
+}
+
 static void test_bad_files(void **state)
 {
 	expect_file_error(BAD("syntax-error.yaml"), "8:9:", "YAML syntax error", SS_ERROR_PARSE);
 	expect_file_error(BAD("unknown-key.yaml"), "7:5:",
-			  "unknown key 'prio' in a task (expected one of: name, nice, start_cpu or program)",
+			  "unknown key 'prio' in a task (expected one of: name, nice, start_cpu, working_set, memory_bandwidth, memory_node or program)",
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("unknown-role.yaml"), "9:22:",
 			  "unknown role 'srv' (expected one of: client, server)", SS_ERROR_INVALID);
@@ -735,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_dist_exponential),
 		cmocka_unit_test(test_dist_uniform_const),
 		cmocka_unit_test(test_stream_by_path),
+		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_strings),
 	};

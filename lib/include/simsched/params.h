@@ -34,9 +34,17 @@ struct ss_params {
 	uint64_t ipi_ns;              /* wakeup/reschedule IPI delivery */
 	uint64_t context_switch_ns;   /* direct cost of a context switch */
 	uint64_t lb_pass_ns;          /* fixed cost of one load_balance() pass (plus its rq reads) */
+	uint64_t smt_contention_pct;  /* slowdown per extra busy SMT sibling: speed = 1 / (1 + pct/100 × (k-1)) */
+	uint64_t refill_llc_ns_per_kib;       /* cache refill after a migration within the LLC, ns per KiB of working set */
+	uint64_t refill_cross_llc_ns_per_kib; /* ... to another LLC of the same node */
+	uint64_t refill_cross_node_ns_per_kib;/* ... to another node */
+	uint64_t node_bandwidth_mbps; /* memory bandwidth of one NUMA node, MB/s */
+	uint64_t rq_lock_ns;          /* rq lock hold time of a remote direct enqueue (ttwu_do_activate under rq_lock) */
+	uint64_t idle_states;         /* 1: cpuidle states (exit latency, polling) modelled; 0: CPUs wake instantly */
 	/* balance. */
 	uint64_t busy_factor;         /* sd->busy_factor (sd_init: 16) */
 	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */
+	uint64_t load_balance;        /* 1: the balancer moves tasks; 0: its passes only compute statistics */
 	/* stats (kept under kernel.? no: own section would be a fifth); sampling of series lives in ss_run_config. */
 	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
 	int64_t policy_values[8];

@@ -86,6 +86,22 @@ struct ss_lb_kind_stats {
 	uint64_t active_kicks; /* stopper works queued (need_active_balance) */
 	uint64_t cost_ns;      /* modelled time of the passes (balance.lb_pass_ns + rq reads) */
 };
+/**
+ * Simulated time lost to each modelled cost over the measured window, ns
+ * (docs/model.md "Costs"; each is 0 when its cost parameter is 0).
+ */
+struct ss_time_lost {
+	uint64_t probe;             /* rq probes of wake placement, charged to the waker (= scan_time_ns) */
+	uint64_t context_switch;    /* cost.context_switch_ns per switch */
+	uint64_t ipi;               /* wakeup, reschedule and NOHZ-kick IPI delivery */
+	uint64_t idle_exit;         /* exit latency of the idle state a woken CPU was in */
+	uint64_t cache_refill;      /* extra run time after a migration (working set × refill cost) */
+	uint64_t smt;               /* running slower while SMT siblings were busy */
+	uint64_t memory_bandwidth;  /* running slower while the home node's bandwidth was oversubscribed */
+	uint64_t rq_lock;           /* wakers waiting for a remote rq lock held by other wakers */
+};
+
+#define SS_STATS_IDLE_STATES 8
 
 struct ss_results {
 	/* the run */
@@ -121,6 +137,14 @@ struct ss_results {
 	 * CPU of its LLC / node had a waiting (runnable, not running) task, CPU-ns */
 	uint64_t idle_work_llc_ns, idle_work_node_ns;
 	uint64_t rq_depth_ns[SS_RQ_DEPTH_MAX];           /* CPU-ns spent with nr_running = index (allowed CPUs) */
+	/* costs */
+	struct ss_time_lost lost;
+	uint64_t idle_state_entries[SS_STATS_IDLE_STATES]; /* idle periods per chosen state (topology order) */
+	unsigned nr_idle_states;
+	char idle_state_name[SS_STATS_IDLE_STATES][16];
+	uint64_t ipis_saved_polling;                       /* wakeups of a polling idle CPU: no IPI sent */
+	/* policy */
+	uint64_t policy_redirects;   /* placements a burst policy overrode (burst_threshold, burst_avg_depth) */
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */

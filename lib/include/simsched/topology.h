@@ -118,6 +118,15 @@ struct ss_cpu_topo {
 	int sd_numa;                   /* index in sd[] of sd_numa (lowest SD_NUMA domain), -1 if none */
 };
 
+/** One idle state of the cpuidle driver's table (drivers/idle/intel_idle.c style), state 0 first. */
+#define SS_MAX_IDLE_STATES 8
+struct ss_idle_state {
+	char name[16];
+	uint32_t exit_latency_ns;      /* wall ns from the wakeup to the CPU running again */
+	uint32_t target_residency_ns;  /* shortest idle period for which the state pays off */
+	bool polling;                  /* the CPU polls need_resched: waking it needs no IPI (TIF_POLLING_NRFLAG) */
+};
+
 struct ss_topology {
 	char *name;                    /* from the YAML "name" key */
 	char *file;                    /* path it was loaded from (for messages) */
@@ -134,6 +143,13 @@ struct ss_topology {
 	/* Default probe costs from the YAML "costs:" block, ns; 0 = not given.
 	 * Used as defaults for --set cost.probe_* (docs/model.md). */
 	unsigned probe_smt_ns, probe_cluster_ns, probe_llc_ns;
+	/* Cost-model defaults from the "costs:" block, 0 = not given (docs/topologies.md):
+	 * SMT contention (% slowdown per extra busy sibling) and per-node memory bandwidth (MB/s). */
+	unsigned smt_contention_pct, node_bandwidth_mbps;
+	/* The cpuidle states ("idle_states:" key), shallowest first; a default table
+	 * (one non-polling state, 1 µs exit latency) when the file gives none. */
+	unsigned nr_idle_states;
+	struct ss_idle_state idle_state[SS_MAX_IDLE_STATES];
 	/* Added (topology helper): */
 	char *description;             /* from the YAML "description" key, NULL if not given */
 	unsigned nr_numa_levels;       /* sched_domains_numa_levels: distinct SLIT values */

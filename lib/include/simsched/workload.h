@@ -65,7 +65,26 @@ struct ss_wl_task {
 	uint32_t instance;   /* instance number */
 	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
 	int nice;            /* -20..19 */
+	/*
+	 * Memory behaviour of the role, for the cost model (docs/workloads.md
+	 * "Memory"): working set in KiB (0 = no cache-refill cost, at most
+	 * SS_WL_MAX_WORKING_SET_KIB), memory bandwidth the task demands when
+	 * running alone in MB/s (10^6 bytes/s; 0 = none, at most
+	 * SS_WL_MAX_MEM_BW_MBPS), home NUMA node of its memory (-1 = local: the
+	 * node of the CPU it first runs on; else 0..SS_WL_MAX_MEM_NODE, checked
+	 * against the machine by the simulator).
+	 */
+	uint32_t working_set_kib;
+	uint32_t mem_bw_mbps;
+	int16_t mem_node;
 };
+
+/** Largest working_set: 4 TiB - 1 KiB, in KiB. */
+#define SS_WL_MAX_WORKING_SET_KIB UINT32_MAX
+/** Largest memory_bandwidth: 10^9 MB/s (1 PB/s). */
+#define SS_WL_MAX_MEM_BW_MBPS 1000000000u
+/** Largest memory_node number. */
+#define SS_WL_MAX_MEM_NODE 1023
 
 /** The tasks of a workload at one load level, owned by the caller (ss_wl_plan_free). */
 struct ss_wl_plan {
