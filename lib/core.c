@@ -543,6 +543,7 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 	if (a.kind == SS_ACT_RUN) {
 		if (sim->trace)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
+		p->run_work = a.ns;
 		p->work_left = a.ns;
 	} else {
 		p->held = a;
@@ -615,8 +616,13 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		}
 	}
 	if (next->wake_time) {
-		if (sim->measuring && next->wake_time >= sim->measure_start)
+		if (sim->measuring && next->wake_time >= sim->measure_start) {
+			const bool *roles = ss_workload_metric(sim->plan->wl)->roles;
+
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
+			if (!roles || roles[sim->plan->task[next->id].role])
+				ss_lat_hist_add(&sim->res->metric_latency, next->run_start - next->wake_time);
+		}
 		next->wake_time = 0;
 	}
 	if (!next->work_left && !next->has_held && !next->scan_pending && !next->overhead_left)
@@ -759,12 +765,20 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 	else
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(p, cpu))   /* select_fallback_rq() */
+	if (!cpu_allowed(p, cpu)) {   /* select_fallback_rq() */
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+		if (sim->measuring)
+			sim->res->wakeups_fallback++;
+	}
 	if ((unsigned)cpu != (unsigned)p->cpu)
 		set_task_cpu(sim, p, (unsigned)cpu, SS_MIG_WAKEUP, false);
 	cost = sim->scan_cost;
 	if (sim->measuring) {
+		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
+		if (!ss_idle_cpu(sim, (unsigned)cpu))
+			sim->res->wakeups_busy++;
+		sim->res->wakeups_remote_llc += w->llc != c->llc;
+		sim->res->wakeups_remote_node += w->node != c->node;
 		sim->res->wakeups++;
 		sim->res->cpu[cpu].wakeups++;
 		sim->res->scan_time_ns += cost;
@@ -854,7 +868,7 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
 {
 	p->tokens++;
-	if (p->state != SS_TASK_BLOCKED || p->tokens < p->wait_need)
+	if (p->state != SS_TASK_BLOCKED || p->block_on != SS_BLOCK_TOKENS || p->tokens < p->wait_need)
 		return 0;
 	p->tokens -= p->wait_need;
 	p->wait_need = 0;
@@ -1006,6 +1020,156 @@ static void sim_fail(struct ss_sim *sim, const char *fmt, const char *name)
 		g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_INVALID, fmt, name);
 }
 
+/* ------------------------------------------------------------ the behaviour language's objects */
+
+static void block_current(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, enum ss_block why)
+{
+	dequeue_sleep(sim, rq, p);
+	p->state = SS_TASK_BLOCKED;
+	p->block_on = (uint8_t)why;
+	schedule(sim, rq);
+}
+
+/* FIFO wait queues threaded through the tasks (task id + 1; a task waits in at most one). */
+static void waitq_push(struct ss_sim *sim, uint32_t *head, uint32_t *tail, struct ss_task *p)
+{
+	p->next_waiter = 0;
+	if (*tail)
+		sim->tasks[*tail - 1].next_waiter = p->id + 1;
+	else
+		*head = p->id + 1;
+	*tail = p->id + 1;
+}
+
+static struct ss_task *waitq_pop(struct ss_sim *sim, uint32_t *head, uint32_t *tail)
+{
+	struct ss_task *p;
+
+	if (!*head)
+		return NULL;
+	p = &sim->tasks[*head - 1];
+	*head = p->next_waiter;
+	if (!*head)
+		*tail = 0;
+	p->next_waiter = 0;
+	return p;
+}
+
+/* Wake a task blocked on a channel, mutex or barrier (try_to_wake_up from the current waker). */
+static uint64_t wake_blocked(struct ss_sim *sim, struct ss_task *t, bool sync)
+{
+	return try_to_wake_up(sim, t, sync ? WF_SYNC : 0);
+}
+
+/*
+ * send: one message into t's channel. A blocked receiver is woken (pipe_write
+ * / unix_stream_sendmsg wake the reader with wake_up_interruptible_sync_poll:
+ * WF_SYNC if the statement says so). A full channel blocks the sender, which
+ * queues FIFO on the channel; *blocked tells the caller.
+ */
+static uint64_t chan_send(struct ss_sim *sim, struct ss_task *p, struct ss_task *t, bool sync, bool *blocked)
+{
+	*blocked = false;
+	if (t->state == SS_TASK_DEAD)
+		return 0;   /* a dead reader: the message is lost (EPIPE) */
+	if (t->msgs >= t->chan_cap) {
+		waitq_push(sim, &t->sendq_head, &t->sendq_tail, p);
+		*blocked = true;
+		return 0;
+	}
+	t->msgs++;
+	if (t->state == SS_TASK_BLOCKED && t->block_on == SS_BLOCK_RECV)
+		return wake_blocked(sim, t, sync);
+	return 0;
+}
+
+/*
+ * recv: take one message from p's own channel (true), or false if it is
+ * empty. Taking a message frees a slot: the first blocked sender's message
+ * goes in and that sender is woken (pipe_read wakes writers with
+ * wake_up_interruptible_sync_poll: WF_SYNC).
+ */
+static bool chan_take(struct ss_sim *sim, struct ss_task *p, uint64_t *cost)
+{
+	struct ss_task *s;
+
+	if (!p->msgs)
+		return false;
+	p->msgs--;
+	s = waitq_pop(sim, &p->sendq_head, &p->sendq_tail);
+	if (s) {
+		p->msgs++;
+		*cost += wake_blocked(sim, s, true);
+	}
+	return true;
+}
+
+/* The last task alive has exited: record the finish time and end the run if that is the metric. */
+static void task_exited(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	/* task_dead_fair() -> remove_entity_load_avg() (fair.c v6.6) */
+	ss_remove_entity_load_avg(&rq->cfs_avg, &p->avg, p->se.weight);
+	p->avg.last_update_time = 0;
+	if (sim->nr_alive)
+		sim->nr_alive--;
+	if (!sim->nr_alive && !sim->nr_to_start) {
+		sim->finish_ns = sim->now;
+		if (sim->res->measure == SS_MEASURE_FINISH)
+			ss_evq_schedule(&sim->evq, &sim->ev_stop, sim->now, SS_EV_CONTROL, 1);
+	}
+}
+
+static void start_task(struct ss_sim *sim, struct ss_task *p);
+
+/*
+ * spawn: fork `count` tasks into the free slots (never started or exited) of
+ * the set target..target+nr-1, as wake_up_new_task() (core.c v6.6): the
+ * child starts on the parent's CPU, select_task_rq(WF_FORK) (the fork slow
+ * path, find_idlest_cpu) places it, post_init_entity_util_avg() gives its
+ * util on the new rq, then it is enqueued and may preempt the CPU's task.
+ */
+static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *parent, const struct ss_wl_action *a)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < a->nr && k < a->count; i++) {
+		struct ss_task *c = &sim->tasks[a->target + i];
+		int cpu;
+
+		if (c->state != SS_TASK_DEAD)
+			continue;
+		k++;
+		/* sched_fork(): a fresh entity, the parent's CPU */
+		ss_wl_cursor_init(&c->cursor);
+		c->tokens = c->wait_need = c->msgs = c->recv_left = c->rr = 0;
+		c->sendq_head = c->sendq_tail = c->next_waiter = 0;
+		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = 0;
+		c->has_held = false;
+		c->overhead_left = 0;
+		c->last_wakee = c->wakee_flips = 0;
+		c->last_ran_cpu = -1;   /* a new process: cold cache, memory touched afresh */
+		c->mem_home = sim->plan->task[c->id].mem_node;
+		c->cpu = parent->cpu;
+		sim->this_cpu = rq->cpu;
+		sim->current = parent;
+		if (c->nr_cpus_allowed > 1)
+			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
+		else
+			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		if (!cpu_allowed(c, cpu))
+			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		sim->current = NULL;
+		c->cpu = cpu;
+		c->recent_used_cpu = cpu;
+		if (sim->measuring)
+			sim->res->spawns++;
+		start_task(sim, c);
+	}
+	if (k < a->count)
+		sim_fail(sim, "task %s spawns more tasks of a role than it has slots (raise the role's count)",
+			 sim->plan->task[parent->id].path);
+}
+
 /*
  * The running task p on rq finished its burst: run its program until it
  * starts a new burst or blocks. Returns with rq rescheduled if p left the CPU.
@@ -1024,8 +1188,15 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 					 sim->plan->task[p->id].path);
 				return;
 			}
-			ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+			if (p->stop_at && sim->now >= p->stop_at) {
+				memset(&a, 0, sizeof a);
+				a.kind = SS_ACT_EXIT;
+			} else {
+				ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+			}
 		}
+		if (a.kind == SS_ACT_RUN)
+			p->run_work = a.ns;
 		if (p->scan_pending) {
 			/*
 			 * The last wakeup's probes cost scan_pending ns of this CPU.
@@ -1066,13 +1237,21 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			schedule(sim, rq);
 			return;
 		case SS_ACT_WAKE: {
-			struct ss_task *t = &sim->tasks[a.target];
-			uint64_t cost;
-			if (t->state == SS_TASK_DEAD)
-				continue;
+			uint64_t cost = 0;
+			uint32_t first = a.target, n = 1;
+
+			if (a.pick == SS_PICK_ALL)
+				n = a.nr;
+			else if (a.pick == SS_PICK_RR)
+				first = a.target + p->rr++ % a.nr;
 			sim->current = p;
 			sim->this_cpu = rq->cpu;
-			cost = post_token(sim, t, a.sync);
+			for (uint32_t i = 0; i < n; i++) {
+				struct ss_task *t = &sim->tasks[first + i];
+
+				if (t->state != SS_TASK_DEAD)
+					cost += post_token(sim, t, a.sync);
+			}
 			sim->current = NULL;
 			if (cost) {
 				/* the waker spends `cost` ns probing runqueues (kernel time) */
@@ -1089,10 +1268,134 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				continue;
 			}
 			p->wait_need = a.count;
+			block_current(sim, rq, p, SS_BLOCK_TOKENS);
+			return;
+		case SS_ACT_SEND: {
+			struct ss_task *t = &sim->tasks[a.pick == SS_PICK_RR ? a.target + p->rr++ % a.nr : a.target];
+			bool blocked;
+			uint64_t cost;
+
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			cost = chan_send(sim, p, t, a.sync, &blocked);
+			sim->current = NULL;
+			if (blocked) {
+				block_current(sim, rq, p, SS_BLOCK_SEND);
+				return;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_RECV: {
+			uint64_t cost = 0;
+			uint32_t left = a.count;
+
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			while (left && chan_take(sim, p, &cost))
+				left--;
+			sim->current = NULL;
+			if (left) {
+				/* block; when woken by a send, take the rest */
+				p->held = a;
+				p->held.count = left;
+				p->has_held = true;
+				if (cost)
+					p->scan_pending = 0;   /* the wakeups' probing is folded into the switch */
+				block_current(sim, rq, p, SS_BLOCK_RECV);
+				return;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_LOCK: {
+			struct ss_sync_obj *m = &sim->sync[a.target];
+
+			if (!m->owner) {
+				m->owner = p->id + 1;
+				continue;
+			}
+			waitq_push(sim, &m->head, &m->tail, p);
+			block_current(sim, rq, p, SS_BLOCK_LOCK);
+			return;
+		}
+		case SS_ACT_UNLOCK: {
+			struct ss_sync_obj *m = &sim->sync[a.target];
+			struct ss_task *w;
+			uint64_t cost = 0;
+
+			if (m->owner != p->id + 1) {
+				sim_fail(sim, "task %s unlocks a mutex it does not hold", sim->plan->task[p->id].path);
+				return;
+			}
+			/* hand the mutex to the first waiter (FIFO) and wake it (futex wake: no WF_SYNC) */
+			w = waitq_pop(sim, &m->head, &m->tail);
+			m->owner = w ? w->id + 1 : 0;
+			if (w) {
+				sim->current = p;
+				sim->this_cpu = rq->cpu;
+				cost = wake_blocked(sim, w, false);
+				sim->current = NULL;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_BARRIER: {
+			struct ss_sync_obj *b = &sim->sync[a.target];
+			uint64_t cost = 0;
+
+			if (b->arrived + 1 < a.count) {
+				b->arrived++;
+				waitq_push(sim, &b->head, &b->tail, p);
+				block_current(sim, rq, p, SS_BLOCK_BARRIER);
+				return;
+			}
+			/* the last party wakes all (pthread_cond_broadcast: futex, no WF_SYNC) */
+			b->arrived = 0;
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			for (struct ss_task *w; (w = waitq_pop(sim, &b->head, &b->tail));)
+				cost += wake_blocked(sim, w, false);
+			sim->current = NULL;
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_TIMER:
+			/* rt-app's absolute timer: the first one arms it at now + period,
+			 * each later one adds a period; an overrun goes on at once */
+			p->timer_next = p->timer_next ? p->timer_next + a.ns : sim->now + a.ns;
+			if (p->timer_next <= sim->now)
+				continue;
 			dequeue_sleep(sim, rq, p);
-			p->state = SS_TASK_BLOCKED;
+			p->state = SS_TASK_SLEEPING;
+			ss_evq_schedule(&sim->evq, &p->ev_timer, p->timer_next, SS_EV_TIMER, (unsigned)p->cpu);
 			schedule(sim, rq);
 			return;
+		case SS_ACT_SPAWN:
+			do_spawn(sim, rq, p, &a);
+			if (sim->fatal || rq->curr != p)
+				return;
+			continue;
 		case SS_ACT_TXN_BEGIN:
 			p->txn_start = sim->now;
 			continue;
@@ -1106,6 +1409,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_EXIT:
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_DEAD;
+			task_exited(sim, rq, p);
 			schedule(sim, rq);
 			return;
 		}
@@ -1120,11 +1424,23 @@ static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 	progress(sim, rq, p);
 	p->work_left = 0;
 	p->overhead_left = 0;
+	if (p->run_work) {
+		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
+		uint32_t bw = sim->plan->task[p->id].mem_bw_mbps;
+
+		if (bw && sim->measuring)
+			sim->res->mem_traffic_bytes += p->run_work * bw / 1000;
+		p->run_work = 0;
+	}
 	task_continue(sim, rq, p);
 }
 
 static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 {
+	if (!p->started) {   /* a phase that starts late */
+		start_task(sim, p);
+		return;
+	}
 	/* hrtimer wakeup: interrupt context on the CPU the task slept on, which
 	 * first leaves its idle state if it is in one */
 	struct ss_rq *rq = &sim->rq[p->cpu];
@@ -1194,6 +1510,8 @@ static void reset_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
 	r->transactions = r->wakeups = r->migrations = r->migrations_llc = r->migrations_node = 0;
+	r->mem_traffic_bytes = r->spawns = 0;
+	memset(&r->metric_latency, 0, sizeof r->metric_latency);
 	r->ipis = r->context_switches = 0;
 	memset(&r->wakeup_latency, 0, sizeof r->wakeup_latency);
 	memset(&r->txn_latency, 0, sizeof r->txn_latency);
@@ -1202,6 +1520,9 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
 	memset(&r->sic_time, 0, sizeof r->sic_time);
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
+	memset(&r->sis, 0, sizeof r->sis);
+	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);
 	memset(r->migrations_by_level, 0, sizeof r->migrations_by_level);
@@ -1226,6 +1547,7 @@ static void reset_stats(struct ss_sim *sim)
 		struct ss_llc_stats *ls = &r->llc[l];
 		ls->nr_idle_scan_weighted = 0;
 		ls->sic_calls = ls->sic_probes = ls->sic_found = ls->nr_idle_scan_writes = 0;
+		memset(&ls->sis, 0, sizeof ls->sis);
 		sim->llc_shared[l].nr_idle_scan_since = sim->now;
 	}
 	sim->measuring = true;
@@ -1307,6 +1629,8 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->rq);
 	g_free(sim->llc_shared);
 	g_free(sim->tasks);
+	g_free(sim->sync);
+	g_free(sim->task_cpus);
 	if (sim->plan)
 		ss_wl_plan_free(sim->plan);
 	ss_evq_destroy(&sim->evq);
@@ -1321,6 +1645,7 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->core_busy);
 	g_free(sim->node_bw_demand);
 	g_free(sim->node_bw_cpus);
+	g_free(sim->policy_state);
 	g_clear_error(&sim->fatal);
 }
 
@@ -1346,6 +1671,9 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 		r->metric_name = g_strdup(m->name);
 		r->metric_unit = g_strdup(m->unit);
 		r->higher_is_better = m->higher_is_better;
+		r->measure = (int)m->measure;
+		r->bytes_per_txn = m->bytes_per_txn;
+		r->percentile_x10 = m->percentile_x10;
 	}
 	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
 	r->nr_idle_states = t->nr_idle_states < SS_STATS_IDLE_STATES ? t->nr_idle_states : SS_STATS_IDLE_STATES;
@@ -1539,8 +1867,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	}
 	for (unsigned i = 0; i < sim->policy->nr_params && i < G_N_ELEMENTS(sim->policy_param); i++)
 		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
+	if (sim->policy->state_size)
+		sim->policy_state = g_malloc0(sim->policy->state_size);
 	sim->features = ss_features_default();
-	if (!ss_features_parse(sim->policy->features, &sim->features, err))
+	if (sim->policy->features && *sim->policy->features && !ss_features_parse(sim->policy->features, &sim->features, err))
 		return false;
 	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
 		return false;
@@ -1617,6 +1947,29 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
 	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
+	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
+	{
+		/* per-role affinity: the role's cpus ∩ the allowed CPUs */
+		unsigned nr_roles = ss_workload_nr_roles(cfg->wl);
+
+		sim->task_cpus = g_new0(uint64_t, (size_t)nr_roles * sim->nr_words);
+		for (unsigned i = 0; i < sim->nr_tasks && i < sim->plan->tasks_per_instance; i++) {
+			const struct ss_wl_task *wt = &sim->plan->task[i];
+			uint64_t *m = &sim->task_cpus[(size_t)wt->role * sim->nr_words];
+			unsigned bad;
+
+			if (!wt->cpus)
+				continue;
+			if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
+			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), ss_cpumask_empty(m, sim->nr_words))) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, role %s: cpus '%s' has no CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
+					    ss_workload_name(cfg->wl), ss_workload_role_name(cfg->wl, wt->role), wt->cpus,
+					    t->name, sim->nr_cpus - 1);
+				return false;
+			}
+		}
+	}
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
 		const struct ss_wl_task *wt = &sim->plan->task[i];
@@ -1624,8 +1977,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->ev_timer.heap_idx = p->ev_arrive.heap_idx = SS_EV_IDLE;
 		p->ev_timer.owner = p->ev_arrive.owner = i;
 		p->tasks_prev = p->tasks_next = -1;
-		p->cpus_ptr = sim->allowed_mask;
-		p->nr_cpus_allowed = nr_allowed;
+		p->cpus_ptr = wt->cpus ? &sim->task_cpus[(size_t)wt->role * sim->nr_words] : sim->allowed_mask;
+		p->nr_cpus_allowed = wt->cpus ? ss_cpumask_weight(p->cpus_ptr, sim->nr_words) : nr_allowed;
+		p->chan_cap = wt->channel_capacity;
+		p->stop_at = wt->stop_after_ns;
 		ss_se_set_nice(&p->se, wt->nice);
 		p->se.slice = sim->base_slice;
 		ss_rng_seed(&p->rng, cfg->seed, ss_rng_stream_id(wt->path));
@@ -1641,6 +1996,18 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		} else {
 			p->cpu = (int32_t)spread[i];
 		}
+		if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
+			if (wt->start_cpu >= 0) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
+					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, wt->cpus);
+				return false;
+			}
+			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+		}
+		p->state = SS_TASK_DEAD;   /* until start_task() */
+		if (!wt->spawned)
+			sim->nr_to_start++;
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
 		p->last_ran_cpu = -1;
 		p->working_set_kib = wt->working_set_kib;
@@ -1660,23 +2027,58 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	return true;
 }
 
-/* wake_up_new_task() for every task at t = 0: post_init_entity_util_avg + enqueue. */
+/*
+ * wake_up_new_task() (core.c v6.6) on p->cpu: post_init_entity_util_avg +
+ * enqueue + check_preempt_curr. Used for the tasks of the run's start, late
+ * phases and spawned children (whose CPU do_spawn() chose).
+ */
+static void start_task(struct ss_sim *sim, struct ss_task *p)
+{
+	struct ss_rq *rq = &sim->rq[p->cpu];
+
+	if (!sim->plan->task[p->id].spawned && !p->started && sim->nr_to_start)
+		sim->nr_to_start--;
+	p->started = true;
+	sim->nr_alive++;
+	ss_update_rq_clock(sim, rq);
+	ss_se_set_nice(&p->se, sim->plan->task[p->id].nice);
+	p->se.slice = sim->base_slice;
+	ss_init_entity_runnable_average(&p->avg, p->se.weight);
+	ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
+	/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
+	 * second place_entity() gives a full-slice deadline: initial=false */
+	enqueue_task(sim, rq, p, false);
+	if (!rq->curr) {
+		schedule(sim, rq);
+	} else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+		if (!sim->current || rq->cpu == sim->this_cpu) {
+			resched_curr(sim, rq);
+		} else {
+			/* a remote resched_curr() sends a reschedule IPI */
+			if (!ss_ev_queued(&rq->ev_resched))
+				ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns, SS_EV_RESCHED,
+						rq->cpu);
+			if (sim->measuring)
+				sim->res->ipis++;
+		}
+	}
+}
+
+/* The tasks of the run's start at t = 0; late phases get a timer. */
 static void start_tasks(struct ss_sim *sim)
 {
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
-		struct ss_rq *rq = &sim->rq[p->cpu];
-		ss_update_rq_clock(sim, rq);
-		ss_init_entity_runnable_average(&p->avg, p->se.weight);
-		ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
-		/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
-		 * second place_entity() gives a full-slice deadline: initial=false */
-		enqueue_task(sim, rq, p, false);
-		if (!rq->curr)
-			schedule(sim, rq);
-		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
-			resched_curr(sim, rq);
-	}	/* CPUs left without a task enter the idle loop */
+		const struct ss_wl_task *wt = &sim->plan->task[i];
+
+		if (wt->spawned)
+			continue;
+		if (wt->start_after_ns)
+			ss_evq_schedule(&sim->evq, &p->ev_timer, wt->start_after_ns, SS_EV_TIMER, (unsigned)p->cpu);
+		else
+			start_task(sim, p);
+	}
+	/* CPUs left without a task enter the idle loop */
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
 		ss_idle_reenter(sim, &sim->rq[c]);
 }
@@ -1720,12 +2122,6 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 	}
 	if (!cfg->duration_ns) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--duration must be greater than 0");
-		return NULL;
-	}
-	if (strcmp(ss_workload_metric(cfg->wl)->unit, "transactions/s") != 0) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-			    "workload %s: metric unit '%s' is not measured by this version (it reports transactions/s from transaction marks)",
-			    ss_workload_name(cfg->wl), ss_workload_metric(cfg->wl)->unit);
 		return NULL;
 	}
 	if (!sim_init(&sim, cfg, err))
@@ -1790,6 +2186,15 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			break;
 	}
 done:
+	if (!sim.fatal && sim.res->measure == SS_MEASURE_FINISH) {
+		if (!sim.finish_ns)
+			g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_INVALID,
+				    "workload %s: %u of %u tasks still alive at %.3f s, the end of --warmup + --duration (its figure is the time until every task has exited: raise --duration)",
+				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_tasks,
+				    (double)sim.end_time / 1e9);
+		else
+			sim.res->finish_ns = sim.finish_ns;
+	}
 	if (sim.fatal) {
 		g_propagate_error(err, sim.fatal);
 		sim.fatal = NULL;

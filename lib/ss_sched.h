@@ -14,6 +14,7 @@
 #include "simsched/features.h"
 #include "simsched/params.h"
 #include "simsched/pelt.h"
+#include "simsched/policy.h"
 #include "simsched/rng.h"
 #include "simsched/sim.h"
 #include "simsched/stats.h"
@@ -124,6 +125,26 @@ struct ss_task {
 	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
 	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
 	uint32_t working_set_kib;      /* cache working set, KiB */
+	/* the behaviour language's per-task state (docs/workloads.md) */
+	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
+	bool started;                  /* enqueued at least once (spawned and delayed tasks start later) */
+	uint32_t rr;                   /* round-robin counter of its wake/send statements */
+	uint32_t msgs, chan_cap;       /* messages in its channel, capacity */
+	uint32_t sendq_head, sendq_tail; /* senders blocked on its full channel (task id + 1, FIFO) */
+	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
+	uint32_t recv_left;            /* messages still to take for the current recv */
+	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
+	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
+};
+
+enum ss_block { SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER };
+
+/** A mutex or barrier of the plan (slot numbering: struct ss_wl_plan). */
+struct ss_sync_obj {
+	uint32_t owner;                /* mutex: task id + 1, 0 = free */
+	uint32_t head, tail;           /* waiters, task id + 1, FIFO */
+	uint32_t arrived;              /* barrier: tasks waiting */
 };
 
 /* ---------------------------------------------------------------- runqueues */
@@ -203,13 +224,7 @@ struct ss_idle_acc {
 
 struct ss_sim;
 
-/** One parameter of a policy (--set policy.KEY=VALUE). */
-struct ss_policy_param {
-	const char *key, *unit, *doc;
-	int64_t def, min, max;
-};
-
-enum ss_cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+/* struct ss_policy_param and enum ss_cpu_idle_type: simsched/policy.h */
 
 /**
  * A wake-placement policy: the ops of design.md. A policy is a named preset
@@ -228,12 +243,16 @@ struct ss_policy {
 				enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity);
 	const struct ss_policy_param *params;
 	unsigned nr_params;
+	size_t state_size;      /* bytes of zeroed per-run state (sim->policy_state), 0 = none */
 };
 
+/** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
 /* lib/policies/burst.c */
 extern const struct ss_policy ss_policy_burst_threshold;
-/** NULL-terminated array of all policies. */
+/** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
+const struct ss_policy *ss_policy_plugin_find(const char *name);
+/** NULL-terminated array of the built-in policies. */
 const struct ss_policy *const *ss_policies(void);
 
 /* ---------------------------------------------------------------- the simulation */
@@ -254,6 +273,11 @@ struct ss_sim {
 	struct ss_task *tasks;
 	unsigned nr_tasks;
 	struct ss_wl_plan *plan;
+	struct ss_sync_obj *sync;      /* plan->nr_sync */
+	uint64_t *task_cpus;           /* per role with `cpus`: the role's mask ∩ allowed, nr_words each */
+	unsigned nr_alive;             /* tasks started and not exited */
+	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
+	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */
 	struct ss_evq evq;
 	uint64_t *allowed_mask;        /* --nodes */
 	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */
@@ -281,6 +305,8 @@ struct ss_sim {
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
 	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
 	uint64_t scan_cost;            /* ns charged to the waker by probes so far */
+	void *policy_state;            /* policy->state_size bytes, zeroed per run */
+	bool scan_walked_all;          /* the last idle-CPU walk ran out of CPUs (no budget stop, nothing found) */
 	/* statistics */
 	bool measuring;
 	uint64_t measure_start;
@@ -339,11 +365,20 @@ unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
 uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
 
+/* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
+int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int cpu,
+		       int prev_cpu, int sd_flag);
+
 /* placement.c: the shared steps of fair.c (kernel v6.6). */
 int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target);
 int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd,
 		       bool has_idle_core, int target);
+/** util_fits_cpu() (fair.c v6.6): 1 fits, 0 not, -1 util fits but not uclamp_min; util/clamps 0..1024. */
+int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
+		     unsigned cpu);
+/** select_idle_capacity() (fair.c v6.6) over sd (sd_asym_cpucapacity of target); -1 if no CPU is idle. */
+int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target);
 int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int this_cpu,
 		   int prev_cpu, bool sync);
 bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);

@@ -1,5 +1,5 @@
 /*
- * Topology YAML (docs/topology.md) → struct ss_topology → ss_topology_build().
+ * Topology YAML (docs/topologies.md) → struct ss_topology → ss_topology_build().
  *
  * The document is read with libyaml's document API; every node keeps its
  * start mark, so each error names file:line:col (1-based) of the offending

@@ -936,10 +936,10 @@ static void test_bad_strings(void **state)
 	}
 }
 
-/* The two ```yaml examples of docs/topology.md load and describe the same machine. */
+/* The two ```yaml examples of docs/topologies.md load and describe the same machine. */
 static void test_docs_examples(void **state)
 {
-	char *path = g_build_filename(SS_SOURCE_DIR, "docs", "topology.md", NULL), *doc = NULL;
+	char *path = g_build_filename(SS_SOURCE_DIR, "docs", "topologies.md", NULL), *doc = NULL;
 	char *text[2] = { NULL, NULL };
 	const char *p;
 	unsigned n = 0;
@@ -952,7 +952,7 @@ static void test_docs_examples(void **state)
 		struct ss_topology *t;
 
 		assert_non_null(end);
-		t = ss_topology_load_string(start, (size_t)(end - start), "docs/topology.md", &err);
+		t = ss_topology_load_string(start, (size_t)(end - start), "docs/topologies.md", &err);
 		if (!t)
 			fail_msg("example %u: %s", n, err->message);
 		assert_int_equal(t->nr_cpus, 16);

@@ -468,7 +468,7 @@ static void test_durations(void **state)
 
 static void test_dist_determinism(void **state)
 {
-	struct ss_dist e = { SS_DIST_EXP, 4000, 0 }, u = { SS_DIST_UNIFORM, 3000, 5000 };
+	struct ss_dist e = { .kind = SS_DIST_EXP, .a = 4000, .b = 0 }, u = { .kind = SS_DIST_UNIFORM, .a = 3000, .b = 5000 };
 	struct ss_rng r1, r2, r3;
 	int differ = 0;
 
@@ -492,7 +492,7 @@ static void test_dist_exponential(void **state)
 	struct ss_rng r;
 
 	for (unsigned m = 0; m < G_N_ELEMENTS(means); m++) {
-		struct ss_dist d = { SS_DIST_EXP, means[m], 0 };
+		struct ss_dist d = { .kind = SS_DIST_EXP, .a = means[m], .b = 0 };
 		double sum = 0, sq = 0;
 		unsigned above = 0;
 		const int n = 100000;
@@ -514,7 +514,7 @@ static void test_dist_exponential(void **state)
 		assert_true(fabs((double)above / n - exp(-1.0)) < 0.01);
 	}
 	/* a tiny mean still never yields 0 */
-	struct ss_dist tiny = { SS_DIST_EXP, 1, 0 };
+	struct ss_dist tiny = { .kind = SS_DIST_EXP, .a = 1, .b = 0 };
 	ss_rng_seed(&r, 5, 5);
 	for (int i = 0; i < 10000; i++)
 		assert_true(ss_dist_draw(&tiny, &r) >= 1);
@@ -522,8 +522,8 @@ static void test_dist_exponential(void **state)
 
 static void test_dist_uniform_const(void **state)
 {
-	struct ss_dist u = { SS_DIST_UNIFORM, 5, 9 }, one = { SS_DIST_UNIFORM, 42, 42 };
-	struct ss_dist k = { SS_DIST_CONST, 1234, 0 };
+	struct ss_dist u = { .kind = SS_DIST_UNIFORM, .a = 5, .b = 9 }, one = { .kind = SS_DIST_UNIFORM, .a = 42, .b = 42 };
+	struct ss_dist k = { .kind = SS_DIST_CONST, .a = 1234, .b = 0 };
 	unsigned hits[5] = { 0 };
 	struct ss_rng r, before;
 
@@ -660,7 +660,7 @@ static void test_bad_files(void **state)
 {
 	expect_file_error(BAD("syntax-error.yaml"), "8:9:", "YAML syntax error", SS_ERROR_PARSE);
 	expect_file_error(BAD("unknown-key.yaml"), "7:5:",
-			  "unknown key 'prio' in a task (expected one of: name, nice, start_cpu, working_set, memory_bandwidth, memory_node or program)",
+			  "unknown key 'prio' in a task (expected one of: name, count, nice, start_cpu, cpus, channel, start_after, stop_after, spawned, working_set, memory_bandwidth, memory_node or program)",
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("unknown-role.yaml"), "9:22:",
 			  "unknown role 'srv' (expected one of: client, server)", SS_ERROR_INVALID);
@@ -670,7 +670,7 @@ static void test_bad_files(void **state)
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("nice-out-of-range.yaml"), "7:11:", "nice 25 is out of range (expected -20..19)",
 			  SS_ERROR_INVALID);
-	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'MB/s' is not measured by this version",
+	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'GB/s' is not measured by this version (expected one of: transactions/s, MB/s, s or us)",
 			  SS_ERROR_INVALID);
 
 	GError *err = NULL;
@@ -724,7 +724,7 @@ static void test_bad_strings(void **state)
 		     "t.yaml:6:16:", "out of range (expected 0..4095)");
 	/* statements */
 	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
-		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop or transaction)");
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn or exit)");
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
 	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");
@@ -740,7 +740,7 @@ static void test_bad_strings(void **state)
 	expect_error("tasks:\n  - name: a\n    program: [run: {uniform: [5us]}]\n", "t.yaml:6:30:",
 		     "expected a list of two durations");
 	expect_error("tasks:\n  - name: a\n    program: [run: {gauss: 5us}]\n", "t.yaml:6:21:",
-		     "unknown key 'gauss' in a distribution (expected one of: constant, exponential or uniform)");
+		     "unknown key 'gauss' in a distribution (expected one of: constant, exponential, uniform, normal, lognormal or empirical)");
 	expect_error("tasks:\n  - name: a\n    program: [sleep: {exponential: 0ms}]\n", "t.yaml:6:36:", "is zero");
 	expect_error("tasks:\n  - name: a\n    program: [wait: 0]\n", "t.yaml:6:21:", "wait count 0 is out of range");
 	expect_error("tasks:\n  - name: a\n    program: [run: 1us, wait: 1]\n", "t.yaml:6:25:",

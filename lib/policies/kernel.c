@@ -97,5 +97,5 @@ const struct ss_policy *ss_policy_find(const char *name)
 	for (const struct ss_policy *const *p = all_policies; *p; p++)
 		if (strcmp((*p)->name, name) == 0)
 			return *p;
-	return NULL;
+	return ss_policy_plugin_find(name);
 }

@@ -41,6 +41,23 @@ struct ss_cpu_stats {
 	uint64_t nr_running_ns;    /* Σ nr_running × ns (time-weighted mean runqueue depth numerator) */
 };
 
+/**
+ * select_idle_sibling() scan statistics, in the terms of the SIS schedstats
+ * (Mel Gorman, "sched/fair: Track efficiency of select_idle_sibling",
+ * LKML 2020; mmtests). Formulas of the derived rates: docs/output.md.
+ */
+struct ss_sis_stats {
+	uint64_t calls;            /* select_idle_sibling() calls */
+	uint64_t fast;             /* answered by the fast path: target, prev or recent_used_cpu idle */
+	uint64_t domain_searches;  /* calls past the fast path into sd_llc (select_idle_smt / select_idle_cpu) */
+	uint64_t scanned;          /* runqueues read by the calls; each fast-path check counts one */
+	uint64_t domain_scanned;   /* of those, read by domain searches */
+	uint64_t failed;           /* calls whose answer is a CPU that is not idle (available_idle_cpu() false) */
+	uint64_t domain_failed;    /* of those, calls that made a domain search */
+	uint64_t core_searches;    /* domain searches with has_idle_cores set (the select_idle_core() walk) */
+	uint64_t walked_all;       /* failed domain searches whose walk visited its whole mask (no budget stop) */
+};
+
 /** Per-LLC figures (one per sd_llc_shared). */
 struct ss_llc_stats {
 	unsigned first_cpu, nr_cpus;
@@ -52,6 +69,7 @@ struct ss_llc_stats {
 	uint16_t *nr_idle_scan_series;   /* nr_samples values, one per sample interval */
 	uint16_t *util_series;           /* mean cpu_util of the LLC per sample, 0..1024 */
 	uint64_t nr_idle_scan_writes;    /* times update_idle_cpu_scan changed the value */
+	struct ss_sis_stats sis;         /* select_idle_sibling() calls whose target is in this LLC */
 };
 
 /** Where select_idle_sibling() found its answer. */
@@ -114,6 +132,13 @@ struct ss_results {
 	uint64_t events;                 /* events processed over the whole run (incl. warmup) */
 	/* workload figures */
 	uint64_t transactions;
+	int measure;                     /* enum ss_wl_measure: how the metric's value is computed */
+	uint64_t bytes_per_txn;          /* SS_MEASURE_TXN_BYTES */
+	unsigned percentile_x10;         /* SS_MEASURE_WAKEUP_PCT */
+	uint64_t mem_traffic_bytes;      /* Σ over completed bursts: work ns × memory_bandwidth MB/s / 1000 */
+	uint64_t finish_ns;              /* SS_MEASURE_FINISH: when the last task exited, from the start */
+	uint64_t spawns;                 /* tasks forked by spawn statements */
+	struct ss_lat_hist metric_latency;   /* wakeup latency of the metric's roles, ns */
 	struct ss_lat_hist wakeup_latency;   /* wake to first run, ns */
 	struct ss_lat_hist txn_latency;      /* transaction begin→end, ns */
 	uint64_t wakeups, migrations, migrations_llc, migrations_node, ipis, context_switches;
@@ -124,6 +149,11 @@ struct ss_results {
 	uint64_t scan_time_ns;               /* Σ simulated time charged to wakers for probing */
 	struct ss_log2_hist sic_time;        /* ns per select_idle_cpu call */
 	struct ss_log2_hist sic_probes_hist; /* rqs probed per select_idle_cpu call */
+	struct ss_sis_stats sis;             /* all select_idle_sibling() calls (Σ of the per-LLC ones) */
+	struct ss_log2_hist sis_scanned_hist; /* runqueues read per select_idle_sibling() call */
+	uint64_t wakeups_busy;               /* wakeups placed on a CPU that was not idle when chosen */
+	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
+	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
 	uint64_t migrations_by_cause[SS_MIG_NR];

@@ -1,0 +1,12 @@
+/* cli/cli.h — the commands of the simsched tool that live outside main.c. */
+#ifndef SIMSCHED_CLI_H
+#define SIMSCHED_CLI_H
+
+/** simsched pelt (cli/pelt.c): argv[0] is "pelt". Returns the exit status. */
+int ss_cli_pelt(int argc, char **argv);
+
+struct ss_workload;
+/** Print the workload's loader warnings (simsched/rtapp.h) to stderr, one line each. */
+void ss_cli_workload_warnings(const struct ss_workload *w);
+
+#endif
