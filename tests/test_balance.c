@@ -263,6 +263,7 @@ struct where {
 	unsigned nr, moves;
 	uint64_t last_move;
 	const uint64_t *allowed;   /* NULL: no check */
+	uint64_t task_allowed[64]; /* per-task affinity (16-CPU machines), 0: no check */
 	unsigned bad;
 	unsigned by_cause[SS_MIG_NR];
 };
@@ -276,6 +277,8 @@ static void on_migrate(void *ctx, uint64_t now, unsigned task, unsigned from, un
 		w->cpu[task] = (int)to;
 	}
 	if (w->allowed && !ss_cpumask_test(w->allowed, to))
+		w->bad++;
+	if (task < 64 && w->task_allowed[task] && !(w->task_allowed[task] >> to & 1))
 		w->bad++;
 	w->moves++;
 	w->last_move = now;
@@ -432,10 +435,11 @@ static void test_newidle_pull(void **state)
 }
 
 /*
- * Affinity (--nodes): over randomized node sets, start CPUs and a mix of
- * CPU-bound and sleeping tasks, no task is ever placed or pulled onto a CPU
- * outside its allowed set — while the balancer does move tasks (idle CPUs
- * outside the set try to pull: LBF_SOME_PINNED / ALL_PINNED).
+ * Affinity (--nodes and per-task cpus): over randomized node sets, task
+ * affinities, start CPUs and a mix of CPU-bound and sleeping tasks, no task
+ * is ever placed or pulled onto a CPU outside its allowed set — while the
+ * balancer does move tasks (idle CPUs outside a task's set try to pull it:
+ * LBF_SOME_PINNED, LBF_DST_PINNED's retry on another CPU, ALL_PINNED).
  */
 static void test_affinity_randomized(void **state)
 {
@@ -467,14 +471,27 @@ static void test_affinity_randomized(void **state)
 		for (unsigned i = 0; i < nt; i++) {
 			/* a few start CPUs shared, so that runqueues stack */
 			int sc = allowed_cpus[g_rand_int_range(rand, 0, (gint32)(na < 3 ? na : 3))];
+			char cpus[96] = "";
 			wh.cpu[i] = sc;
+			/* half of the tasks get their own affinity: the start CPU plus random others */
+			if (g_rand_boolean(rand)) {
+				uint64_t m = UINT64_C(1) << sc;
+				for (unsigned k = 0; k < 16; k++)
+					if (g_rand_int_range(rand, 0, 4) == 0)
+						m |= UINT64_C(1) << k;
+				for (unsigned k = 0; k < 16; k++)
+					if (m >> k & 1)
+						g_snprintf(cpus + strlen(cpus), sizeof cpus - strlen(cpus), "%s%u", cpus[0] ? "," : "", k);
+				wh.task_allowed[i] = m & allowed[0];
+			}
+			g_string_append_printf(y, "  - name: t%u\n    start_cpu: %d\n", i, sc);
+			if (cpus[0])
+				g_string_append_printf(y, "    cpus: \"%s\"\n", cpus);
 			if (g_rand_boolean(rand))
-				g_string_append_printf(y, "  - {name: t%u, start_cpu: %d, program: [{loop: {forever: true, do: [{run: 5ms}]}}]}\n",
-						       i, sc);
+				g_string_append(y, "    program: [{loop: {forever: true, do: [{run: 5ms}]}}]\n");
 			else
-				g_string_append_printf(y, "  - {name: t%u, start_cpu: %d, program: [{loop: {forever: true, do: "
-							  "[{run: {exponential: 300us}}, {sleep: {exponential: 700us}}]}}]}\n",
-						       i, sc);
+				g_string_append(y, "    program: [{loop: {forever: true, do: [{run: {exponential: 300us}}, "
+						   "{sleep: {exponential: 700us}}]}}]\n");
 		}
 		GError *err = NULL;
 		struct ss_workload *w = ss_workload_load_string(y->str, y->len, "aff.yaml", &err);
