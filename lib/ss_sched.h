@@ -226,7 +226,7 @@ struct ss_policy {
 /** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
 /* lib/policies/burst.c */
-extern const struct ss_policy ss_policy_burst_threshold;
+extern const struct ss_policy ss_policy_burst_threshold, ss_policy_burst_avg_depth;
 /** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
 const struct ss_policy *ss_policy_plugin_find(const char *name);
 /** NULL-terminated array of the built-in policies. */
