@@ -179,12 +179,30 @@ static void progress(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 	}
 }
 
+/* wall-clock bursts (run_wall) never run out of work: they end at wall_end */
+#define SS_WALL_WORK (UINT64_MAX / 4)
+
 static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 {
+	uint64_t end = p->run_start + p->overhead_left;
+
 	set_rate(sim, rq, p);
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end,
-			p->run_start + p->overhead_left + speed_to_wall(rq->cur_speed, p->work_left), SS_EV_RUN_END,
-			rq->cpu);
+	if (p->wall_end)
+		end = end > p->wall_end ? end : p->wall_end;
+	else
+		end += speed_to_wall(rq->cur_speed, p->work_left);
+	ss_evq_schedule(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu);
+}
+
+/*
+ * run_wall (rt-app's "runtime"): busy until `ns` of wall time after the
+ * statement began, preempted or not (rt-app loops on clock_gettime()); a
+ * task switched in after that time ends the burst at once.
+ */
+static inline void set_wall_burst(struct ss_sim *sim, struct ss_task *p, uint64_t ns)
+{
+	p->wall_end = sim->now + ns;
+	p->work_left = SS_WALL_WORK;
 }
 
 /* The running task's progress so far; its end event is cancelled. */
@@ -545,6 +563,10 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
 		p->run_work = a.ns;
 		p->work_left = a.ns;
+	} else if (a.kind == SS_ACT_RUN_WALL) {
+		if (sim->trace)
+			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
+		set_wall_burst(sim, p, p->run_start - sim->now + a.ns);
 	} else {
 		p->held = a;
 		p->has_held = true;
@@ -1143,7 +1165,7 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 		ss_wl_cursor_init(&c->cursor);
 		c->tokens = c->wait_need = c->msgs = c->recv_left = c->rr = 0;
 		c->sendq_head = c->sendq_tail = c->next_waiter = 0;
-		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = 0;
+		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = c->wall_end = 0;
 		c->has_held = false;
 		c->overhead_left = 0;
 		c->last_wakee = c->wakee_flips = 0;
@@ -1210,6 +1232,11 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				if (sim->trace)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
 				p->work_left = a.ns;
+			} else if (a.kind == SS_ACT_RUN_WALL) {
+				/* the wall time counts from the end of the probing */
+				if (sim->trace)
+					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
+				set_wall_burst(sim, p, c + a.ns);
 			} else {
 				p->held = a;
 				p->has_held = true;
@@ -1226,6 +1253,13 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			if (!a.ns)
 				continue;
 			p->work_left = a.ns;
+			p->run_start = sim->now;
+			start_burst(sim, rq, p);
+			return;
+		case SS_ACT_RUN_WALL:
+			if (!a.ns)
+				continue;
+			set_wall_burst(sim, p, a.ns);
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
 			return;
@@ -1383,9 +1417,16 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_TIMER:
 			/* rt-app's absolute timer: the first one arms it at now + period,
 			 * each later one adds a period; an overrun goes on at once */
-			p->timer_next = p->timer_next ? p->timer_next + a.ns : sim->now + a.ns;
-			if (p->timer_next <= sim->now)
+			if (p->timer_next)
+				p->timer_next += a.ns;
+			else
+				p->timer_next = ((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : sim->now) + a.ns;
+			if (p->timer_next <= sim->now) {
+				/* rt-app's relative mode restarts the period from now */
+				if (a.count & SS_TIMER_RELATIVE)
+					p->timer_next = sim->now;
 				continue;
+			}
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
 			ss_evq_schedule(&sim->evq, &p->ev_timer, p->timer_next, SS_EV_TIMER, (unsigned)p->cpu);
@@ -1424,6 +1465,7 @@ static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 	progress(sim, rq, p);
 	p->work_left = 0;
 	p->overhead_left = 0;
+	p->wall_end = 0;
 	if (p->run_work) {
 		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
 		uint32_t bw = sim->plan->task[p->id].mem_bw_mbps;

@@ -134,6 +134,7 @@ struct ss_task {
 	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
 	uint32_t recv_left;            /* messages still to take for the current recv */
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	uint64_t wall_end;             /* run_wall: the burst ends at this time (ns), whatever its progress; 0 = none */
 	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
 	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
 };
@@ -249,7 +250,7 @@ struct ss_policy {
 /** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
 /* lib/policies/burst.c */
-extern const struct ss_policy ss_policy_burst_threshold;
+extern const struct ss_policy ss_policy_burst_threshold, ss_policy_burst_avg_depth;
 /** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
 const struct ss_policy *ss_policy_plugin_find(const char *name);
 /** NULL-terminated array of the built-in policies. */
