@@ -79,14 +79,27 @@ static bool group_has_capacity(unsigned imbalance_pct, const struct sg_wakeup_st
  *   (post_init_entity_util_avg() runs after select_task_rq() in
  *   wake_up_new_task()) and no uclamp is modelled, so it fits every CPU:
  *   never misfit on this path.
- * - group_imbalanced (sg_imbalanced(): sgc->imbalance, set by load_balance()
- *   when affinity kept it from balancing) is not kept by the simulator's
- *   balancer: deviation, only reachable with per-role cpus.
+ * - group_imbalanced: sg_imbalanced(), the group's sgc->imbalance that
+ *   load_balance() sets when affinity kept it from balancing (balance.c
+ *   keeps it per sched_group_capacity, sim->sgc_imbalance).
  */
-static enum group_type group_classify(unsigned imbalance_pct, const struct sg_wakeup_stats *sgs)
+static bool sg_imbalanced(const struct ss_sim *sim, const struct ss_sched_domain *sd, const struct ss_sched_group *sg)
+{
+	unsigned key = ss_sd_level_key(sd);
+
+	if (!sim->sgc_imbalance)
+		return false;
+	if (key >= sim->nr_level_keys)
+		key = sim->nr_level_keys - 1;
+	return sim->sgc_imbalance[(size_t)key * sim->nr_cpus + sg->id] != 0;
+}
+
+static enum group_type group_classify(unsigned imbalance_pct, bool imbalanced, const struct sg_wakeup_stats *sgs)
 {
 	if (group_is_overloaded(imbalance_pct, sgs))
 		return group_overloaded;
+	if (imbalanced)
+		return group_imbalanced;
 	if (!group_has_capacity(imbalance_pct, sgs))
 		return group_fully_busy;
 	return group_has_spare;
@@ -113,7 +126,7 @@ static void update_sg_wakeup_stats(struct ss_sim *sim, const struct ss_sched_dom
 	}
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->weight;
-	sgs->group_type = group_classify(sd->imbalance_pct, sgs);
+	sgs->group_type = group_classify(sd->imbalance_pct, sg_imbalanced(sim, sd, group), sgs);
 	/* avg_load only makes sense for fully busy or overloaded groups */
 	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
 		sgs->avg_load = sgs->group_load * SS_SCHED_CAPACITY_SCALE / sgs->group_capacity;

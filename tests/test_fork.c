@@ -273,6 +273,25 @@ static void test_affinity(void **state)
 	assert_int_equal(fork_from(f, 0), 4);
 }
 
+/* sg_imbalanced(): a group the load balancer flagged (sgc->imbalance) is group_imbalanced, never the idlest */
+static void test_imbalanced_group(void **state)
+{
+	struct fixture *f = *state;
+	const struct ss_sched_domain *numa = &f->t->cpu[0].sd[2];
+	uint8_t *flag;
+
+	reset(f);
+	busy(f, 0, 1, 1024, 1024, 1024);
+	busy(f, 1, 1, 1024, 1024, 1024);
+	busy(f, 2, 1, 1024, 1024, 1024);
+	assert_int_equal(fork_from(f, 0), 4);   /* as in test_numa_idle_groups */
+	flag = &f->sim->sgc_imbalance[(size_t)ss_sd_level_key(numa) * f->sim->nr_cpus + 4];
+	*flag = 1;
+	/* node 1 imbalanced: stay on node 0, its LLC with an idle CPU, CPU 3 */
+	assert_int_equal(fork_from(f, 0), 3);
+	*flag = 0;
+}
+
 /* run a storm: a parent on CPU 0 forks n children that each run 2 ms; per-CPU busy time out */
 static struct ss_results *storm(struct ss_topology *t, unsigned n)
 {
@@ -385,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_idlest_cpu_in_group),
 		cmocka_unit_test(test_load_differences),
 		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_imbalanced_group),
 		cmocka_unit_test(test_whole_run_spreads_cores),
 		cmocka_unit_test(test_whole_run_overlapping_numa),
 	};
