@@ -3,6 +3,9 @@
  * rendering only; the model lives in lib/.
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
+ *   simsched compare  --topology T --workload W --policies A,B --load ... --seeds N
+ *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume]   (cli/sweep.c)
+ *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies
  */
@@ -14,6 +17,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "cli.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/sim.h"
@@ -61,6 +65,8 @@ static int usage(void)
 		"commands:\n"
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
+		"  sweep     a grid from a YAML spec into a JSON-lines file (--shard K/N, --resume)\n"
+		"  report    merge sweep result files into compare's tables\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT]: write a machine's YAML from a sysfs tree)\n"
 		"  policies  list the wake-placement policies\n"
@@ -505,6 +511,10 @@ int main(int argc, char **argv)
 		return cmd_topo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return ss_cli_sweep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return ss_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies();
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {

@@ -13,18 +13,78 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name, *unit;
-	bool higher_is_better;
-} metrics[SS_CMP_NR_METRICS] = {
-	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true },
-	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false },
-	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false },
-	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false },
-	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true },
-	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false },
-	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true },
+/*
+ * The metric table. To add a figure: one enum entry in compare.h, one value
+ * function and one row here; --metric, the sweep records (every metric of
+ * this table is stored in each record) and the docs' list follow from it.
+ */
+static double m_throughput(const struct ss_results *r)
+{
+	return ss_results_throughput(r);
+}
+
+static double m_latency_p50(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
+}
+
+static double m_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
+}
+
+static double m_txn_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->txn_latency, 0.99);
+}
+
+static double m_probes_per_call(const struct ss_results *r)
+{
+	return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
+}
+
+static double m_rqs_per_wakeup(const struct ss_results *r)
+{
+	return r->sis_calls ? (double)r->sis_probes_total / (double)r->sis_calls : 0.0;
+}
+
+static double m_found_pct(const struct ss_results *r)
+{
+	return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
+}
+
+static double m_migrations(const struct ss_results *r)
+{
+	return r->duration_ns ? (double)r->migrations * 1e9 / (double)r->duration_ns : 0.0;
+}
+
+static double m_busy_pct(const struct ss_results *r)
+{
+	return ss_results_busy_pct(r);
+}
+
+static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
+	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true, m_throughput,
+				"transactions per simulated second" },
+	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false, m_latency_p50, "wakeup latency, median" },
+	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false, m_latency_p99, "wakeup latency, 99th percentile" },
+	[SS_CMP_TXN_LATENCY_P99] = { "txn_latency_p99", "ns", false, m_txn_latency_p99,
+				     "transaction latency (begin to end), 99th percentile" },
+	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false, m_probes_per_call,
+				     "runqueues probed per select_idle_cpu() call" },
+	[SS_CMP_RQS_PER_WAKEUP] = { "rqs_per_wakeup", "runqueues", false, m_rqs_per_wakeup,
+				    "runqueues read per select_idle_sibling() call, shortcuts included" },
+	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true, m_found_pct,
+			       "select_idle_cpu() calls that found an idle CPU (success rate)" },
+	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
+				"wakeups placed on another CPU, per simulated second" },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
 };
+
+const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)
+{
+	return (unsigned)m < SS_CMP_NR_METRICS ? &metrics[m] : NULL;
+}
 
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err)
 {
@@ -54,26 +114,7 @@ bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m)
 
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 {
-	double secs = (double)r->duration_ns / 1e9;
-	switch (m) {
-	case SS_CMP_THROUGHPUT:
-		return ss_results_throughput(r);
-	case SS_CMP_LATENCY_P50:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
-	case SS_CMP_LATENCY_P99:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
-	case SS_CMP_PROBES_PER_CALL:
-		return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
-	case SS_CMP_FOUND_PCT:
-		return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
-	case SS_CMP_MIGRATIONS:
-		return (double)r->migrations / secs;
-	case SS_CMP_BUSY_PCT:
-		return ss_results_busy_pct(r);
-	case SS_CMP_NR_METRICS:
-		break;
-	}
-	return 0.0;
+	return metrics[m].value(r);
 }
 
 static bool parse_one_load(const char *s, unsigned *v)
@@ -260,20 +301,10 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 			goto out;
 		}
 	}
-	r = g_new0(struct ss_compare_result, 1);
-	r->metric = s->metric;
-	r->nr_policies = s->nr_policies;
-	r->nr_loads = s->nr_loads;
-	r->nr_seeds = s->nr_seeds;
-	r->policies = g_new0(char *, s->nr_policies + 1);
-	for (unsigned p = 0; p < s->nr_policies; p++)
-		r->policies[p] = g_strdup(s->policies[p]);
-	r->loads = g_memdup2(s->loads, s->nr_loads * sizeof(unsigned));
-	r->cells = g_new0(struct ss_cmp_cell, s->nr_loads * s->nr_policies);
+	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
-			c->values = g_new0(double, s->nr_seeds);
 			for (unsigned k = 0; k < s->nr_seeds; k++)
 				c->values[k] = ss_cmp_metric_value(s->metric, ctx.res[(l * s->nr_policies + p) * s->nr_seeds + k]);
 		}
@@ -287,6 +318,25 @@ out:
 	g_free(ctx.res);
 	g_free(ctx.errs);
 	g_mutex_clear(&ctx.lock);
+	return r;
+}
+
+struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
+						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
+						 unsigned nr_seeds)
+{
+	struct ss_compare_result *r = g_new0(struct ss_compare_result, 1);
+	r->metric = metric;
+	r->nr_policies = nr_policies;
+	r->nr_loads = nr_loads;
+	r->nr_seeds = nr_seeds;
+	r->policies = g_new0(char *, nr_policies + 1);
+	for (unsigned p = 0; p < nr_policies; p++)
+		r->policies[p] = g_strdup(policies[p]);
+	r->loads = g_memdup2(loads, nr_loads * sizeof(unsigned));
+	r->cells = g_new0(struct ss_cmp_cell, (gsize)nr_loads * nr_policies);
+	for (unsigned i = 0; i < nr_loads * nr_policies; i++)
+		r->cells[i].values = g_new0(double, nr_seeds);
 	return r;
 }
 

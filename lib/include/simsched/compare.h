@@ -18,17 +18,35 @@
 
 #include "simsched/sim.h"
 
-/** The figures a comparison can be made on (--metric). */
+/**
+ * The figures a comparison can be made on (--metric); the table in compare.c
+ * gives each its name, unit, direction and value. Append new figures before
+ * SS_CMP_NR_METRICS (sweep records store every metric by name, so the order
+ * is not part of any file format).
+ */
 enum ss_cmp_metric {
 	SS_CMP_THROUGHPUT,      /* transactions/s, higher is better (Hmean) */
 	SS_CMP_LATENCY_P50,     /* wakeup latency p50, ns, lower is better (Amean) */
 	SS_CMP_LATENCY_P99,     /* wakeup latency p99, ns, lower is better */
+	SS_CMP_TXN_LATENCY_P99, /* transaction latency p99, ns, lower is better */
 	SS_CMP_PROBES_PER_CALL, /* runqueues probed per select_idle_cpu call, lower is better */
+	SS_CMP_RQS_PER_WAKEUP,  /* runqueues read per select_idle_sibling call, lower is better */
 	SS_CMP_FOUND_PCT,       /* % of select_idle_cpu calls that found an idle CPU, higher is better */
 	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
 	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
 	SS_CMP_NR_METRICS
 };
+
+/** A metric's description: static strings; value() reads a run's results. */
+struct ss_cmp_metric_info {
+	const char *name, *unit;
+	bool higher_is_better;
+	double (*value)(const struct ss_results *r);   /* finite for every run */
+	const char *doc;
+};
+
+/** The table entry of m; NULL when m is out of range. */
+const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m);
 
 /** Parse a metric name ("throughput", "latency_p99", ...); false + *err listing the valid ones. */
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err);
@@ -84,6 +102,15 @@ struct ss_compare_result {
  */
 struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err);
 void ss_compare_result_free(struct ss_compare_result *r);
+
+/**
+ * An empty result to fill (cells[l * nr_policies + p].values[k], then
+ * ss_compare_summarise): strings and loads are copied; every cell gets a
+ * zeroed array of nr_seeds values. Free with ss_compare_result_free.
+ */
+struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
+						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
+						 unsigned nr_seeds);
 
 /** Fill the summary fields of every cell from their values (also for constructed samples). */
 void ss_compare_summarise(struct ss_compare_result *r);
