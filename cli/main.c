@@ -458,11 +458,19 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	ss_params_defaults(&spec.base.params, t);
+	/* every --set must suit every policy: checked here, applied per point */
 	for (gchar **s = sets; s && *s; s++)
-		if (!ss_params_set(&spec.base.params, pols[0], *s, &err)) {
-			rc = fail(err, 2);
-			goto out;
+		for (unsigned i = 0; i < spec.nr_policies; i++) {
+			struct ss_params scratch = spec.base.params;
+			if (!ss_params_set(&scratch, pols[i], *s, &err)) {
+				if (spec.nr_policies > 1)
+					g_prefix_error(&err, "policy %s: ", pols[i]);
+				rc = fail(err, 2);
+				goto out;
+			}
 		}
+	spec.sets = (const char *const *)sets;
+	spec.nr_sets = sets ? g_strv_length(sets) : 0;
 	spec.base.topo = t;
 	spec.base.wl = w;
 	spec.base.sched_features = features;

@@ -259,7 +259,11 @@ static void run_point(gpointer data, gpointer user)
 	c.load_pct_x100 = s->loads[l];
 	c.seed = s->base.seed + seed;
 	c.trace = NULL;
-	ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		if (!ss_params_set(&c.params, c.policy, s->sets[i], &ctx->errs[idx]))
+			break;
+	if (!ctx->errs[idx])
+		ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
 	g_mutex_lock(&ctx->lock);
 	ctx->done++;
 	if (s->progress)

@@ -72,6 +72,14 @@ struct ss_compare_spec {
 	unsigned nr_seeds;             /* seeds are base.seed, base.seed + 1, ... */
 	unsigned jobs;                 /* worker threads (GThreadPool); 0 = number of cores */
 	enum ss_cmp_metric metric;
+	/*
+	 * optional --set assignments ("SECTION.KEY=VALUE"), applied over
+	 * base.params for each point with that point's policy, so policy.* keys
+	 * resolve against each policy's own parameter table (a point whose policy
+	 * rejects one fails the comparison)
+	 */
+	const char *const *sets;
+	unsigned nr_sets;
 	/* optional progress callback, called from the thread that finished a point */
 	void (*progress)(void *ctx, unsigned done, unsigned total);
 	void *progress_ctx;
