@@ -118,7 +118,7 @@ static void test_parse_loads(void **state)
 static void test_jobs_do_not_change_results(void **state)
 {
 	GError *err = NULL;
-	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/xeon6148.yaml", &err);
+	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/desktop-8c16t.yaml", &err);
 	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml", &err);
 	assert_non_null(t);
 	assert_non_null(w);

@@ -24,7 +24,7 @@ want="b better than a at 2/4 loads (significant): 25% 50%; worse at 1/4: 100%; l
 [ "$(python3 "$src/docs/examples/compare.py" --input "$tmp/t.json")" = "$want" ]
 # live: the scripts run simsched compare and agree with each other
 args=(--topology "$src/topologies/desktop-8c16t.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml"
-      --policies sis_prop,sis_util,prev_cpu --load 50%,150% --seeds 3 --duration 40ms --warmup 20ms)
+      --policies sis_prop,sis_util,prev_cpu --load 50%,150% --seeds 3 --duration 20ms --warmup 10ms)
 SIMSCHED=$bin bash "$src/docs/examples/compare.sh" "${args[@]}" > "$tmp/sh.txt"
 SIMSCHED=$bin python3 "$src/docs/examples/compare.py" "${args[@]}" > "$tmp/py.txt"
 cmp "$tmp/sh.txt" "$tmp/py.txt"

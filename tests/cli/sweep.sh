@@ -15,8 +15,8 @@ workloads: [$src/workloads/netperf-tcp-rr.yaml]
 policies: [sis_prop, sis_util]
 loads: 50%..200%/50%
 seeds: 3
-duration: 60ms
-warmup: 20ms
+duration: 30ms
+warmup: 10ms
 YAML
 # 24 points: the full sweep, and the same as two shards
 "$bin" sweep --spec "$tmp/spec.yaml" --out "$tmp/full.jsonl" --jobs 2 2> "$tmp/full.err"
@@ -31,11 +31,11 @@ cmp <(sort "$tmp/full.jsonl") <(sort "$tmp/s1.jsonl" "$tmp/s2.jsonl")
 "$bin" report "$tmp/s1.jsonl" "$tmp/s2.jsonl" "$tmp/full.jsonl" > "$tmp/merged.txt"
 cmp "$tmp/full.txt" "$tmp/merged.txt"
 "$bin" compare --topology "$src/topologies/desktop-8c16t.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml" \
-	--policies sis_prop,sis_util --load 50%..200%/50% --seeds 3 --duration 60ms --warmup 20ms > "$tmp/compare.txt"
+	--policies sis_prop,sis_util --load 50%..200%/50% --seeds 3 --duration 30ms --warmup 10ms > "$tmp/compare.txt"
 cmp <(tail -n +2 "$tmp/full.txt") "$tmp/compare.txt"
 for f in markdown csv json; do "$bin" report "$tmp/full.jsonl" --format "$f" --metric latency_p99 > "$tmp/r.$f"; done
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); g=d["groups"]; assert len(g)==1 and g[0]["table"]["policies"]==["sis_prop","sis_util"] and len(g[0]["table"]["rows"])==4' "$tmp/r.json"
-grep -q '^desktop-8c16t,netperf-tcp-rr,,,,60000000,20000000,latency_p99,100.00,sis_util,' "$tmp/r.csv"
+grep -q '^desktop-8c16t,netperf-tcp-rr,,,,30000000,10000000,latency_p99,100.00,sis_util,' "$tmp/r.csv"
 
 # refuse to append without --resume
 if "$bin" sweep --spec "$tmp/spec.yaml" --out "$tmp/full.jsonl" 2> "$tmp/err"; then echo "appended without --resume"; exit 1; fi
