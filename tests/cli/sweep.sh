@@ -49,7 +49,7 @@ for _ in $(seq 1 600); do
 	sleep 0.02
 done
 kill -9 "$pid"
-wait "$pid" 2> /dev/null || true
+{ wait "$pid"; } 2> /dev/null || true
 n=$(wc -l < "$tmp/killed.jsonl")
 if [ "$n" -ge 16 ]; then echo "the sweep finished before it was killed ($n lines)"; exit 1; fi
 printf '{"key":"topology=' >> "$tmp/killed.jsonl"   # and a torn last line, as a crash mid-write leaves
