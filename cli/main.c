@@ -7,7 +7,8 @@
  *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume]   (cli/sweep.c)
  *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
- *   simsched policies
+ *   simsched policies [--policy-plugin FILE.so]
+ *   (run, compare and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,15 +69,54 @@ static int usage(void)
 		"  sweep     a grid from a YAML spec into a JSON-lines file (--shard K/N, --resume)\n"
 		"  report    merge sweep result files into compare's tables\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
-		"            (topo import --sysfs [ROOT]: write a machine's YAML from a sysfs tree)\n"
+		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
 	return 2;
 }
 
-static int cmd_policies(void)
+/*
+ * --policy-plugin FILE (repeatable): load each plugin and register its
+ * policy. Returns 0, or the exit code after printing the error. *name is
+ * the policy of the only plugin given (NULL with none or several).
+ */
+static int load_plugins(gchar **files, const char **name)
 {
+	unsigned n = 0;
+	*name = NULL;
+	for (gchar **f = files; f && *f; f++, n++) {
+		GError *err = NULL;
+		const char *pname = NULL;
+		if (!ss_policy_plugin_load(*f, &pname, &err))
+			return fail(err, 1);
+		*name = pname;
+	}
+	if (n != 1)
+		*name = NULL;
+	return 0;
+}
+
+static int cmd_policies(int argc, char **argv)
+{
+	gchar **plugins = NULL;
+	const char *pname;
+	GOptionEntry entries[] = {
+		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "also list the policy of this plugin (repeatable)", "FILE.so" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GError *err = NULL;
+	GOptionContext *ctx = g_option_context_new("- list the wake-placement policies");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok)
+		return fail(err, 2);
+	int rc = load_plugins(plugins, &pname);
+	if (rc) {
+		g_strfreev(plugins);
+		return rc;
+	}
 	for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++) {
 		const struct ss_policy *p = *pp;
 		printf("%-17s %s\n                  features: %s\n                  source: %s\n", p->name, p->description,
@@ -85,41 +125,59 @@ static int cmd_policies(void)
 			printf("                  policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
 			       p->params[i].unit, p->params[i].doc);
 	}
+	for (gchar **f = plugins; f && *f; f++) {
+		const char *n = NULL;
+		ss_policy_plugin_load(*f, &n, NULL);   /* already loaded: returns its name */
+		const struct ss_policy *p = ss_policy_find(n);
+		printf("%-17s %s\n                  features: %s\n                  source: %s (plugin %s)\n", p->name,
+		       p->description, p->features, p->source, *f);
+		for (unsigned i = 0; i < p->nr_params; i++)
+			printf("                  policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
+			       p->params[i].unit, p->params[i].doc);
+	}
+	g_strfreev(plugins);
 	return 0;
 }
 
 /*
- * simsched topo import --sysfs [ROOT] [--name NAME] [--out FILE]: a topology
- * YAML from a sysfs tree (the live one at /, or a copy under ROOT); warnings
- * go to stderr, the YAML to stdout or, written atomically, to FILE.
+ * simsched topo import --sysfs [ROOT] | --hwloc FILE.xml [--name NAME] [--out FILE]:
+ * a topology YAML from a sysfs tree (the live one at /, or a copy under ROOT)
+ * or from an hwloc XML export; warnings go to stderr, the YAML to stdout or,
+ * written atomically, to FILE.
  */
 static int cmd_topo_import(int argc, char **argv)
 {
-	g_autofree char *name = NULL, *out = NULL;
+	g_autofree char *name = NULL, *out = NULL, *hwloc = NULL;
 	gboolean sysfs = FALSE;
 	GOptionEntry entries[] = {
 		{ "sysfs", 0, 0, G_OPTION_ARG_NONE, &sysfs, "read a sysfs tree: / (default) or the ROOT argument", NULL },
+		{ "hwloc", 0, 0, G_OPTION_ARG_FILENAME, &hwloc, "read an hwloc XML export (v1 or v2, lstopo FILE.xml)", "FILE.xml" },
 		{ "name", 'n', 0, G_OPTION_ARG_STRING, &name, "machine name (default \"imported\")", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the YAML to FILE (temporary file + rename)", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
-	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] - describe a machine from Linux sysfs as topology YAML");
+	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] | --hwloc FILE.xml - describe a machine as topology YAML");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
-	if (!sysfs) {
-		fprintf(stderr, "simsched: topo import needs --sysfs [ROOT]\n");
+	if (!sysfs && !hwloc) {
+		fprintf(stderr, "simsched: topo import needs --sysfs [ROOT] or --hwloc FILE.xml\n");
 		return 2;
 	}
-	if (argc > 2) {
-		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[2]);
+	if (sysfs && hwloc) {
+		fprintf(stderr, "simsched: topo import: --sysfs and --hwloc exclude each other\n");
+		return 2;
+	}
+	if (argc > (sysfs ? 2 : 1)) {
+		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[sysfs ? 2 : 1]);
 		return 2;
 	}
 	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
-	char *yaml = ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err);
+	char *yaml = sysfs ? ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err)
+			   : ss_topology_import_hwloc(hwloc, name, warnings, &err);
 	for (unsigned i = 0; i < warnings->len; i++)
 		fprintf(stderr, "simsched: warning: %s\n", (const char *)g_ptr_array_index(warnings, i));
 	g_ptr_array_free(warnings, TRUE);
@@ -188,13 +246,14 @@ static int cmd_run(int argc, char **argv)
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
 	g_autofree char *format = NULL;
-	gchar **sets = NULL;
+	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML, see topologies/)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
-		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util; 'simsched policies')", "NAME" },
+		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
+		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
@@ -218,7 +277,19 @@ static int cmd_run(int argc, char **argv)
 	if (argc > 1) {
 		fprintf(stderr, "simsched: run: unexpected argument '%s'\n", argv[1]);
 		g_strfreev(sets);
+		g_strfreev(plugins);
 		return 2;
+	}
+	{
+		const char *pname;
+		int prc = load_plugins(plugins, &pname);
+		g_strfreev(plugins);
+		if (prc) {
+			g_strfreev(sets);
+			return prc;
+		}
+		if (!policy && pname)
+			policy = g_strdup(pname);
 	}
 	for (gchar **s = sets; s && *s; s++) {
 		if (!strcmp(*s, "help")) {
@@ -362,12 +433,13 @@ static int cmd_compare(int argc, char **argv)
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policies = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *nodes = NULL, *format = NULL, *metric = NULL, *out = NULL;
 	g_autofree char *seed_s = NULL;
-	gchar **sets = NULL;
+	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
+		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default)", "LOADS" },
 		{ "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed (default 1)", "N" },
@@ -405,6 +477,14 @@ static int cmd_compare(int argc, char **argv)
 	if (!topo_path || !wl_path || !policies) {
 		fprintf(stderr, "simsched: compare needs --topology FILE, --workload FILE and --policies A,B\n");
 		goto out;
+	}
+	{
+		const char *pname;
+		int prc = load_plugins(plugins, &pname);
+		if (prc) {
+			rc = prc;
+			goto out;
+		}
 	}
 	pols = g_strsplit(policies, ",", -1);
 	spec.nr_policies = g_strv_length(pols);
@@ -504,6 +584,7 @@ static int cmd_compare(int argc, char **argv)
 out:
 	g_strfreev(pols);
 	g_strfreev(sets);
+	g_strfreev(plugins);
 	ss_workload_free(w);
 	ss_topology_free(t);
 	return rc;
@@ -524,7 +605,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "report"))
 		return ss_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
-		return cmd_policies();
+		return cmd_policies(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
 		return 0;

@@ -231,11 +231,10 @@ static void kick_ilb(struct ss_sim *sim, unsigned this_cpu, unsigned flags)
 	irq->ilb_pending |= (uint8_t)flags;
 	if (old)
 		return;   /* already kicked and not yet serviced */
-	ss_evq_schedule(&sim->evq, &irq->ev_ilb, sim->now + sim->params.ipi_ns, SS_EV_ILB, (unsigned)ilb);
-	if (sim->measuring) {
+	/* the IPI (none to a polling CPU) and the idle state's exit latency */
+	ss_evq_schedule(&sim->evq, &irq->ev_ilb, sim->now + ss_cpu_wake_cost(sim, irq, true), SS_EV_ILB, (unsigned)ilb);
+	if (sim->measuring)
 		sim->res->nohz_kicks++;
-		sim->res->ipis++;
-	}
 }
 
 /* nohz_balancer_kick(), fair.c v6.6 (symmetric capacity, no asym packing). */

@@ -15,17 +15,21 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* Wall-clock ns a burst of `work` ns (at capacity 1024, max frequency) takes on rq. */
-static inline uint64_t work_to_wall(const struct ss_rq *rq, uint64_t work)
+/*
+ * Speeds. A burst is `work` ns at capacity 1024, full frequency, alone on its
+ * core, with all the memory bandwidth it asks for. rq->speed_num (32.32 wall
+ * ns per work ns) covers capacity and frequency; rq->cur_speed adds the SMT
+ * and memory-bandwidth slowdowns of the running task (docs/model.md "Costs").
+ */
+static inline uint64_t speed_to_wall(uint64_t speed, uint64_t work)
 {
-	/* speed_num = 2^20 / (capacity × freq_capacity) as a 32.32 fixed point */
-	unsigned __int128 w = (unsigned __int128)work * rq->speed_num;
+	unsigned __int128 w = (unsigned __int128)work * speed;
 	return (uint64_t)((w + 0xffffffffu) >> 32);
 }
 
-static inline uint64_t wall_to_work(const struct ss_rq *rq, uint64_t wall)
+static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 {
-	return (uint64_t)(((unsigned __int128)wall << 32) / rq->speed_num);
+	return (uint64_t)(((unsigned __int128)wall << 32) / speed);
 }
 
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
@@ -108,6 +112,324 @@ uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
 	return sim->rq[cpu].cfs_avg.avg.load_avg;   /* cpu_load(): cfs_rq_load_avg() */
 }
 
+/* ------------------------------------------------------------ costs */
+
+/*
+ * SMT contention: a thread's speed with k busy threads on its core is
+ * 1 / (1 + pct/100 × (k − 1)), in 1/1024 units.
+ */
+static inline uint32_t smt_factor(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	unsigned k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
+	uint64_t pct = sim->params.smt_contention_pct;
+	if (k <= 1 || !pct)
+		return 1024;
+	return (uint32_t)(1024 * 100 / (100 + pct * (k - 1)));
+}
+
+/* Memory bandwidth: tasks homed on an oversubscribed node run at bandwidth / demand. */
+static inline uint32_t bw_factor(const struct ss_sim *sim, const struct ss_task *p)
+{
+	uint64_t d, b = sim->node_bw_mbps;
+	uint32_t f;
+	if (!p->mem_bw_mbps || !b || p->mem_home < 0)
+		return 1024;
+	d = sim->node_bw_demand[p->mem_home];
+	if (d <= b)
+		return 1024;
+	f = (uint32_t)(b * 1024 / d);
+	return f ? f : 1;
+}
+
+static void set_rate(struct ss_sim *sim, struct ss_rq *rq, const struct ss_task *p)
+{
+	uint32_t fs = smt_factor(sim, rq), fb = bw_factor(sim, p);
+	rq->cur_smt_f = fs;
+	rq->cur_bw_f = fb;
+	if (fs == 1024 && fb == 1024)
+		rq->cur_speed = rq->speed_num;
+	else
+		rq->cur_speed = (uint64_t)(((unsigned __int128)rq->speed_num << 20) / ((uint64_t)fs * fb));
+}
+
+/*
+ * Account the running task's progress up to now at the current rate: first
+ * its overhead (wall time), then work. Time lost to the SMT and bandwidth
+ * slowdowns is e·(1 − fs) and e·fs·(1 − fb) of the work time e.
+ */
+static void progress(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	uint64_t e, done;
+	if (sim->now <= p->run_start)
+		return;
+	e = sim->now - p->run_start;
+	p->run_start = sim->now;
+	if (p->overhead_left) {
+		uint64_t x = e < p->overhead_left ? e : p->overhead_left;
+		p->overhead_left -= x;
+		e -= x;
+	}
+	if (!e)
+		return;
+	done = wall_to_work(rq->cur_speed, e);
+	p->work_left = done >= p->work_left ? 0 : p->work_left - done;
+	if (sim->measuring && (rq->cur_smt_f != 1024 || rq->cur_bw_f != 1024)) {
+		sim->res->lost.smt += e * (1024 - rq->cur_smt_f) / 1024;
+		sim->res->lost.memory_bandwidth += e * rq->cur_smt_f / 1024 * (1024 - rq->cur_bw_f) / 1024;
+	}
+}
+
+static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	set_rate(sim, rq, p);
+	ss_evq_schedule(&sim->evq, &rq->ev_run_end,
+			p->run_start + p->overhead_left + speed_to_wall(rq->cur_speed, p->work_left), SS_EV_RUN_END,
+			rq->cpu);
+}
+
+/* The running task's progress so far; its end event is cancelled. */
+static void stop_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	if (ss_ev_queued(&rq->ev_run_end)) {
+		ss_evq_cancel(&sim->evq, &rq->ev_run_end);
+		progress(sim, rq, p);
+	}
+}
+
+/* The speed of rq's running task changed (a sibling or its node changed): move its end. */
+static void retime(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *p = rq->curr;
+	if (!p || !ss_ev_queued(&rq->ev_run_end))
+		return;
+	progress(sim, rq, p);
+	start_burst(sim, rq, p);
+}
+
+/* rq's CPU became busy (+1) or idle (-1): its SMT siblings' speed changes. */
+static void smt_busy_change(struct ss_sim *sim, struct ss_rq *rq, int delta)
+{
+	const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
+	sim->core_busy[ct->core] = (uint16_t)(sim->core_busy[ct->core] + delta);
+	if (sim->topo->smt_threads <= 1 || !sim->params.smt_contention_pct)
+		return;
+	for (unsigned c = ss_cpumask_first(ct->smt_mask, sim->nr_cpus); c < sim->nr_cpus;
+	     c = ss_cpumask_next(ct->smt_mask, sim->nr_cpus, c + 1))
+		if (c != rq->cpu)
+			retime(sim, &sim->rq[c]);
+}
+
+/* p starts (+1) or stops (-1) running on rq: its node's bandwidth demand changes. */
+static void bw_change(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, int delta)
+{
+	uint64_t *mask, old, b = sim->node_bw_mbps;
+	unsigned node;
+	if (!p->mem_bw_mbps)
+		return;
+	if (p->mem_home < 0)
+		p->mem_home = (int32_t)sim->topo->cpu[rq->cpu].node;   /* first touch */
+	node = (unsigned)p->mem_home;
+	mask = sim->node_bw_cpus + (size_t)node * sim->nr_words;
+	old = sim->node_bw_demand[node];
+	if (delta > 0) {
+		sim->node_bw_demand[node] += p->mem_bw_mbps;
+		ss_cpumask_set(mask, rq->cpu);
+	} else {
+		sim->node_bw_demand[node] -= p->mem_bw_mbps;
+		ss_cpumask_clear_cpu(mask, rq->cpu);
+	}
+	/* the others' speed changes only if the node is or was oversubscribed */
+	if (!b || (old <= b && sim->node_bw_demand[node] <= b))
+		return;
+	for (unsigned c = ss_cpumask_first(mask, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_next(mask, sim->nr_cpus, c + 1))
+		if (c != rq->cpu)
+			retime(sim, &sim->rq[c]);
+}
+
+/*
+ * Cache refill after a migration: extra run time working_set × the refill
+ * cost of the distance moved (none between SMT siblings, which share L1/L2).
+ */
+static void cache_refill(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	const struct ss_topology *t = sim->topo;
+	int from = p->last_ran_cpu;
+	uint64_t per_kib, refill;
+	p->last_ran_cpu = (int32_t)rq->cpu;
+	if (from < 0 || (unsigned)from == rq->cpu || !p->working_set_kib ||
+	    ss_cpumask_test(t->cpu[rq->cpu].smt_mask, (unsigned)from))
+		return;
+	if (t->cpu[from].node != t->cpu[rq->cpu].node)
+		per_kib = sim->params.refill_cross_node_ns_per_kib;
+	else if (t->cpu[from].llc != t->cpu[rq->cpu].llc)
+		per_kib = sim->params.refill_cross_llc_ns_per_kib;
+	else
+		per_kib = sim->params.refill_llc_ns_per_kib;
+	refill = per_kib * p->working_set_kib;
+	p->overhead_left += refill;
+	if (sim->measuring)
+		sim->res->lost.cache_refill += refill;
+}
+
+/*
+ * get_typical_interval(), drivers/cpuidle/governors/menu.c (v6.6): the
+ * average of the last 8 idle periods if their spread is small, discarding
+ * upper outliers down to 3/4 of them; UINT_MAX when there is no pattern.
+ */
+static uint32_t menu_typical_interval(const struct ss_rq *rq)
+{
+	uint32_t thresh = INT32_MAX;
+	for (;;) {
+		uint64_t sum = 0, variance = 0, avg;
+		uint32_t max = 0;
+		int divisor = 0;
+		for (int i = 0; i < 8; i++) {
+			uint32_t v = rq->menu_intervals[i];
+			if (v <= thresh) {
+				sum += v;
+				divisor++;
+				if (v > max)
+					max = v;
+			}
+		}
+		if (!max)
+			return UINT32_MAX;
+		avg = divisor == 8 ? sum >> 3 : sum / (uint64_t)divisor;
+		for (int i = 0; i < 8; i++) {
+			uint32_t v = rq->menu_intervals[i];
+			if (v <= thresh) {
+				int64_t diff = (int64_t)v - (int64_t)avg;
+				variance += (uint64_t)(diff * diff);
+			}
+		}
+		variance = divisor == 8 ? variance >> 3 : variance / (uint64_t)divisor;
+		if (variance <= UINT64_MAX / 36 && ((avg * avg > variance * 36 && divisor * 4 >= 8 * 3) || variance <= 400))
+			return (uint32_t)avg;
+		if (divisor * 4 <= 8 * 3)
+			return UINT32_MAX;
+		thresh = max - 1;
+	}
+}
+
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (!rq->timer_slot[i]) {
+			rq->timer_slot[i] = expires;
+			return;
+		}
+	}
+}
+
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires)
+{
+	for (int i = 0; i < 4; i++) {
+		if (rq->timer_slot[i] == expires) {
+			rq->timer_slot[i] = 0;
+			return;
+		}
+	}
+}
+
+/* tick_nohz_get_sleep_length() with the tick stopped: the next timer armed on this CPU, ns from now. */
+static uint64_t next_timer_ns(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	uint64_t next = UINT64_MAX;
+	for (int i = 0; i < 4; i++)
+		if (rq->timer_slot[i] && rq->timer_slot[i] < next)
+			next = rq->timer_slot[i];
+	return next == UINT64_MAX ? UINT64_MAX : next > sim->now ? next - sim->now : 0;
+}
+
+#define RESIDENCY_THRESHOLD_NS 15000   /* menu.c v6.6 */
+
+/*
+ * menu_select() (drivers/cpuidle/governors/menu.c v6.6): the predicted idle
+ * length is the typical interval, bounded by the next timer on this CPU when
+ * the typical interval is above RESIDENCY_THRESHOLD_NS (the correction factor
+ * is taken as 1: it starts there and its adaptation is not modelled); no PM
+ * QoS latency limit. The deepest state whose target residency fits wins; a
+ * polling state 0 is left for the next state unless a timer is due before
+ * that state pays off.
+ */
+static int menu_select(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	const struct ss_topology *t = sim->topo;
+	uint64_t typical = menu_typical_interval(rq);
+	uint64_t predicted = typical * 1000, next_timer = UINT64_MAX;
+	int idx = -1;
+
+	if (predicted > RESIDENCY_THRESHOLD_NS) {
+		next_timer = next_timer_ns(sim, rq);
+		if (next_timer < predicted)
+			predicted = next_timer;
+	}
+	if (t->nr_idle_states <= 1 || next_timer < t->idle_state[1].target_residency_ns)
+		return 0;
+	for (unsigned i = 0; i < t->nr_idle_states; i++) {
+		const struct ss_idle_state *st = &t->idle_state[i];
+		if (idx == -1)
+			idx = (int)i;
+		if (st->target_residency_ns > predicted) {
+			if (t->idle_state[idx].polling && st->target_residency_ns <= next_timer)
+				idx = (int)i;
+			break;
+		}
+		idx = (int)i;
+	}
+	return idx < 0 ? 0 : idx;
+}
+
+static void idle_state_enter(struct ss_sim *sim, struct ss_rq *rq)
+{
+	rq->idle_entry = sim->now;
+	if (!sim->params.idle_states) {
+		rq->idle_state = -1;
+		return;
+	}
+	rq->idle_state = (int8_t)menu_select(sim, rq);
+	if (sim->measuring && rq->idle_state < SS_STATS_IDLE_STATES)
+		sim->res->idle_state_entries[rq->idle_state]++;
+}
+
+uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi)
+{
+	uint64_t c = 0, us;
+	bool polling = false;
+	if (rq->idle_state >= 0) {
+		const struct ss_idle_state *st = &sim->topo->idle_state[rq->idle_state];
+		polling = st->polling;
+		c = st->exit_latency_ns;
+		/* menu_update(): the measured idle period, µs */
+		us = (sim->now - rq->idle_entry) / 1000;
+		rq->menu_intervals[rq->menu_ptr] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+		rq->menu_ptr = (uint8_t)((rq->menu_ptr + 1) & 7);
+		rq->idle_state = -1;
+		if (sim->measuring)
+			sim->res->lost.idle_exit += c;
+	}
+	if (send_ipi) {
+		if (polling) {
+			/* set_nr_if_polling(): the idle loop sees TIF_NEED_RESCHED, no IPI */
+			if (sim->measuring)
+				sim->res->ipis_saved_polling++;
+		} else {
+			c += sim->params.ipi_ns;
+			if (sim->measuring) {
+				sim->res->ipis++;
+				sim->res->lost.ipi += sim->params.ipi_ns;
+			}
+		}
+	}
+	return c;
+}
+
+void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (!rq->curr && !rq->cfs.nr_running && rq->idle_state < 0 && !rq->ttwu_pending && !rq->wake_inflight)
+		idle_state_enter(sim, rq);
+}
+
 /* ------------------------------------------------------------ statistics */
 
 static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
@@ -147,23 +469,6 @@ static void stop_tick(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ schedule */
 
-static void stop_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
-{
-	/* the running task's progress so far */
-	if (ss_ev_queued(&rq->ev_run_end)) {
-		ss_evq_cancel(&sim->evq, &rq->ev_run_end);
-		if (sim->now > p->run_start) {
-			uint64_t done = sim->now - p->run_start;
-			p->work_left = done >= p->work_left ? 0 : p->work_left - done;
-		}
-	}
-}
-
-static void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
-{
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end, p->run_start + p->work_left, SS_EV_RUN_END, rq->cpu);
-}
-
 static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 {
 	/* pick_next_task_fair() -> newidle_balance(): idle_stamp (feeds avg_idle) */
@@ -177,6 +482,8 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
+	/* cpuidle_idle_call(): the governor picks a state */
+	idle_state_enter(sim, rq);
 }
 
 /*
@@ -193,7 +500,8 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 	if (a.kind == SS_ACT_RUN) {
 		if (sim->trace)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
-		p->work_left = work_to_wall(rq, a.ns);
+		p->run_work = a.ns;
+		p->work_left = a.ns;
 	} else {
 		p->held = a;
 		p->has_held = true;
@@ -217,8 +525,10 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 	se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
 	if (!se) {
 		if (prev) {
+			bw_change(sim, rq, prev, -1);
 			account_busy(sim, rq);
 			rq->curr = NULL;
+			smt_busy_change(sim, rq, -1);
 			idle_enter(sim, rq);
 		}
 		return;
@@ -230,22 +540,39 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 		rq->busy_since = sim->now;
 		start_tick(sim, rq);
 	}
+	if (prev && prev != next)
+		bw_change(sim, rq, prev, -1);
 	rq->curr = next;
+	if (!prev)
+		smt_busy_change(sim, rq, +1);
 	next->run_start = sim->now;
+	/* a CPU given work without an IPI (a pull by the balancer) still leaves its idle state */
+	if (!prev && rq->idle_state >= 0)
+		next->run_start += ss_cpu_wake_cost(sim, rq, false);
 	if (next != prev) {
 		next->run_start += sim->params.context_switch_ns;
 		if (sim->measuring) {
 			sim->res->context_switches++;
 			sim->res->cpu[rq->cpu].nr_switches++;
+			sim->res->lost.context_switch += sim->params.context_switch_ns;
 		}
 	}
 	if (next->wake_time) {
-		if (sim->measuring && next->wake_time >= sim->measure_start)
+		if (sim->measuring && next->wake_time >= sim->measure_start) {
+			const bool *roles = ss_workload_metric(sim->plan->wl)->roles;
+
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
+			if (!roles || roles[sim->plan->task[next->id].role])
+				ss_lat_hist_add(&sim->res->metric_latency, next->run_start - next->wake_time);
+		}
 		next->wake_time = 0;
 	}
-	if (!next->work_left && !next->has_held && !next->scan_pending)
+	if (!next->work_left && !next->has_held && !next->scan_pending && !next->overhead_left)
 		fetch_next_action(sim, rq, next);
+	if (next != prev) {
+		bw_change(sim, rq, next, +1);
+		cache_refill(sim, rq, next);
+	}
 	start_burst(sim, rq, next);
 }
 
@@ -336,7 +663,8 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	int cpu;
 	uint64_t cost, at;
 
-	p->wake_time = sim->now;
+	if (!p->wake_time)   /* set earlier when an idle CPU had to wake up to run the timer */
+		p->wake_time = sim->now;
 	p->state = SS_TASK_WAKING;
 	sim->scan_cost = 0;
 	wake_flags |= WF_TTWU;
@@ -345,12 +673,20 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 	else
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(p, cpu))   /* select_fallback_rq() */
+	if (!cpu_allowed(p, cpu)) {   /* select_fallback_rq() */
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+		if (sim->measuring)
+			sim->res->wakeups_fallback++;
+	}
 	if ((unsigned)cpu != (unsigned)p->cpu)
 		set_task_cpu(sim, p, (unsigned)cpu);
 	cost = sim->scan_cost;
 	if (sim->measuring) {
+		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
+		if (!ss_idle_cpu(sim, (unsigned)cpu))
+			sim->res->wakeups_busy++;
+		sim->res->wakeups_remote_llc += w->llc != c->llc;
+		sim->res->wakeups_remote_node += w->node != c->node;
 		sim->res->wakeups++;
 		sim->res->cpu[cpu].wakeups++;
 		sim->res->scan_time_ns += cost;
@@ -358,13 +694,28 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	at = sim->now + cost;
 	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && ttwu_queue_cond(sim, p, (unsigned)cpu);
 	if (p->via_wakelist) {
-		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI */
+		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI (none to a
+		 * polling idle CPU); an idle target leaves its idle state first */
 		sim->rq[cpu].ttwu_pending++;
-		at += sim->params.ipi_ns;
-		if (sim->measuring)
-			sim->res->ipis++;
+		at += ss_cpu_wake_cost(sim, &sim->rq[cpu], true);
 	} else {
-		sim->rq[cpu].wake_inflight++;
+		struct ss_rq *trq = &sim->rq[cpu];
+		trq->wake_inflight++;
+		if ((unsigned)cpu != sim->this_cpu) {
+			/* ttwu_queue() -> rq_lock(target): wakers enqueueing directly on
+			 * one rq serialise on its lock (cost.rq_lock_ns hold time) */
+			uint64_t hold = sim->params.rq_lock_ns, start = at > trq->lock_free_at ? at : trq->lock_free_at;
+			if (hold) {
+				if (sim->measuring)
+					sim->res->lost.rq_lock += start - at;
+				cost += start - at + hold;
+				at = start + hold;
+				trq->lock_free_at = at;
+			}
+			/* check_preempt_curr() on an idle rq: resched_curr() IPIs it */
+			if (!trq->curr)
+				at += ss_cpu_wake_cost(sim, trq, true);
+		}
 	}
 	p->waker_cpu = (uint16_t)sim->this_cpu;
 	if (at == sim->now) {
@@ -413,8 +764,10 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 			if (!ss_ev_queued(&rq->ev_resched))
 				ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns,
 						SS_EV_RESCHED, rq->cpu);
-			if (sim->measuring)
+			if (sim->measuring) {
 				sim->res->ipis++;
+				sim->res->lost.ipi += sim->params.ipi_ns;
+			}
 		}
 	}
 }
@@ -423,7 +776,7 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
 {
 	p->tokens++;
-	if (p->state != SS_TASK_BLOCKED || p->tokens < p->wait_need)
+	if (p->state != SS_TASK_BLOCKED || p->block_on != SS_BLOCK_TOKENS || p->tokens < p->wait_need)
 		return 0;
 	p->tokens -= p->wait_need;
 	p->wait_need = 0;
@@ -436,6 +789,156 @@ static void sim_fail(struct ss_sim *sim, const char *fmt, const char *name)
 {
 	if (!sim->fatal)
 		g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_INVALID, fmt, name);
+}
+
+/* ------------------------------------------------------------ the behaviour language's objects */
+
+static void block_current(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, enum ss_block why)
+{
+	dequeue_sleep(sim, rq, p);
+	p->state = SS_TASK_BLOCKED;
+	p->block_on = (uint8_t)why;
+	schedule(sim, rq);
+}
+
+/* FIFO wait queues threaded through the tasks (task id + 1; a task waits in at most one). */
+static void waitq_push(struct ss_sim *sim, uint32_t *head, uint32_t *tail, struct ss_task *p)
+{
+	p->next_waiter = 0;
+	if (*tail)
+		sim->tasks[*tail - 1].next_waiter = p->id + 1;
+	else
+		*head = p->id + 1;
+	*tail = p->id + 1;
+}
+
+static struct ss_task *waitq_pop(struct ss_sim *sim, uint32_t *head, uint32_t *tail)
+{
+	struct ss_task *p;
+
+	if (!*head)
+		return NULL;
+	p = &sim->tasks[*head - 1];
+	*head = p->next_waiter;
+	if (!*head)
+		*tail = 0;
+	p->next_waiter = 0;
+	return p;
+}
+
+/* Wake a task blocked on a channel, mutex or barrier (try_to_wake_up from the current waker). */
+static uint64_t wake_blocked(struct ss_sim *sim, struct ss_task *t, bool sync)
+{
+	return try_to_wake_up(sim, t, sync ? WF_SYNC : 0);
+}
+
+/*
+ * send: one message into t's channel. A blocked receiver is woken (pipe_write
+ * / unix_stream_sendmsg wake the reader with wake_up_interruptible_sync_poll:
+ * WF_SYNC if the statement says so). A full channel blocks the sender, which
+ * queues FIFO on the channel; *blocked tells the caller.
+ */
+static uint64_t chan_send(struct ss_sim *sim, struct ss_task *p, struct ss_task *t, bool sync, bool *blocked)
+{
+	*blocked = false;
+	if (t->state == SS_TASK_DEAD)
+		return 0;   /* a dead reader: the message is lost (EPIPE) */
+	if (t->msgs >= t->chan_cap) {
+		waitq_push(sim, &t->sendq_head, &t->sendq_tail, p);
+		*blocked = true;
+		return 0;
+	}
+	t->msgs++;
+	if (t->state == SS_TASK_BLOCKED && t->block_on == SS_BLOCK_RECV)
+		return wake_blocked(sim, t, sync);
+	return 0;
+}
+
+/*
+ * recv: take one message from p's own channel (true), or false if it is
+ * empty. Taking a message frees a slot: the first blocked sender's message
+ * goes in and that sender is woken (pipe_read wakes writers with
+ * wake_up_interruptible_sync_poll: WF_SYNC).
+ */
+static bool chan_take(struct ss_sim *sim, struct ss_task *p, uint64_t *cost)
+{
+	struct ss_task *s;
+
+	if (!p->msgs)
+		return false;
+	p->msgs--;
+	s = waitq_pop(sim, &p->sendq_head, &p->sendq_tail);
+	if (s) {
+		p->msgs++;
+		*cost += wake_blocked(sim, s, true);
+	}
+	return true;
+}
+
+/* The last task alive has exited: record the finish time and end the run if that is the metric. */
+static void task_exited(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	/* task_dead_fair() -> remove_entity_load_avg() (fair.c v6.6) */
+	ss_remove_entity_load_avg(&rq->cfs_avg, &p->avg, p->se.weight);
+	p->avg.last_update_time = 0;
+	if (sim->nr_alive)
+		sim->nr_alive--;
+	if (!sim->nr_alive && !sim->nr_to_start) {
+		sim->finish_ns = sim->now;
+		if (sim->res->measure == SS_MEASURE_FINISH)
+			ss_evq_schedule(&sim->evq, &sim->ev_stop, sim->now, SS_EV_CONTROL, 1);
+	}
+}
+
+static void start_task(struct ss_sim *sim, struct ss_task *p);
+
+/*
+ * spawn: fork `count` tasks into the free slots (never started or exited) of
+ * the set target..target+nr-1, as wake_up_new_task() (core.c v6.6): the
+ * child starts on the parent's CPU, select_task_rq(WF_FORK) (the fork slow
+ * path, find_idlest_cpu) places it, post_init_entity_util_avg() gives its
+ * util on the new rq, then it is enqueued and may preempt the CPU's task.
+ */
+static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *parent, const struct ss_wl_action *a)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < a->nr && k < a->count; i++) {
+		struct ss_task *c = &sim->tasks[a->target + i];
+		int cpu;
+
+		if (c->state != SS_TASK_DEAD)
+			continue;
+		k++;
+		/* sched_fork(): a fresh entity, the parent's CPU */
+		ss_wl_cursor_init(&c->cursor);
+		c->tokens = c->wait_need = c->msgs = c->recv_left = c->rr = 0;
+		c->sendq_head = c->sendq_tail = c->next_waiter = 0;
+		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = 0;
+		c->has_held = false;
+		c->overhead_left = 0;
+		c->last_wakee = c->wakee_flips = 0;
+		c->last_ran_cpu = -1;   /* a new process: cold cache, memory touched afresh */
+		c->mem_home = sim->plan->task[c->id].mem_node;
+		c->cpu = parent->cpu;
+		sim->this_cpu = rq->cpu;
+		sim->current = parent;
+		if (c->nr_cpus_allowed > 1)
+			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
+		else
+			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		if (!cpu_allowed(c, cpu))
+			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		sim->current = NULL;
+		c->cpu = cpu;
+		c->recent_used_cpu = cpu;
+		if (sim->measuring)
+			sim->res->spawns++;
+		start_task(sim, c);
+	}
+	if (k < a->count)
+		sim_fail(sim, "task %s spawns more tasks of a role than it has slots (raise the role's count)",
+			 sim->plan->task[parent->id].path);
 }
 
 /*
@@ -456,8 +959,15 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 					 sim->plan->task[p->id].path);
 				return;
 			}
-			ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+			if (p->stop_at && sim->now >= p->stop_at) {
+				memset(&a, 0, sizeof a);
+				a.kind = SS_ACT_EXIT;
+			} else {
+				ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
+			}
 		}
+		if (a.kind == SS_ACT_RUN)
+			p->run_work = a.ns;
 		if (p->scan_pending) {
 			/*
 			 * The last wakeup's probes cost scan_pending ns of this CPU.
@@ -466,14 +976,15 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			 */
 			uint64_t c = p->scan_pending;
 			p->scan_pending = 0;
+			p->overhead_left += c;
 			if (a.kind == SS_ACT_RUN) {
 				if (sim->trace)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
-				p->work_left = c + work_to_wall(rq, a.ns);
+				p->work_left = a.ns;
 			} else {
 				p->held = a;
 				p->has_held = true;
-				p->work_left = c;
+				p->work_left = 0;
 			}
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
@@ -485,7 +996,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_RUN:
 			if (!a.ns)
 				continue;
-			p->work_left = work_to_wall(rq, a.ns);
+			p->work_left = a.ns;
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
 			return;
@@ -493,16 +1004,25 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
 			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + a.ns, SS_EV_TIMER, (unsigned)p->cpu);
+			ss_timer_armed(rq, sim->now + a.ns);
 			schedule(sim, rq);
 			return;
 		case SS_ACT_WAKE: {
-			struct ss_task *t = &sim->tasks[a.target];
-			uint64_t cost;
-			if (t->state == SS_TASK_DEAD)
-				continue;
+			uint64_t cost = 0;
+			uint32_t first = a.target, n = 1;
+
+			if (a.pick == SS_PICK_ALL)
+				n = a.nr;
+			else if (a.pick == SS_PICK_RR)
+				first = a.target + p->rr++ % a.nr;
 			sim->current = p;
 			sim->this_cpu = rq->cpu;
-			cost = post_token(sim, t, a.sync);
+			for (uint32_t i = 0; i < n; i++) {
+				struct ss_task *t = &sim->tasks[first + i];
+
+				if (t->state != SS_TASK_DEAD)
+					cost += post_token(sim, t, a.sync);
+			}
 			sim->current = NULL;
 			if (cost) {
 				/* the waker spends `cost` ns probing runqueues (kernel time) */
@@ -519,10 +1039,134 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				continue;
 			}
 			p->wait_need = a.count;
+			block_current(sim, rq, p, SS_BLOCK_TOKENS);
+			return;
+		case SS_ACT_SEND: {
+			struct ss_task *t = &sim->tasks[a.pick == SS_PICK_RR ? a.target + p->rr++ % a.nr : a.target];
+			bool blocked;
+			uint64_t cost;
+
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			cost = chan_send(sim, p, t, a.sync, &blocked);
+			sim->current = NULL;
+			if (blocked) {
+				block_current(sim, rq, p, SS_BLOCK_SEND);
+				return;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_RECV: {
+			uint64_t cost = 0;
+			uint32_t left = a.count;
+
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			while (left && chan_take(sim, p, &cost))
+				left--;
+			sim->current = NULL;
+			if (left) {
+				/* block; when woken by a send, take the rest */
+				p->held = a;
+				p->held.count = left;
+				p->has_held = true;
+				if (cost)
+					p->scan_pending = 0;   /* the wakeups' probing is folded into the switch */
+				block_current(sim, rq, p, SS_BLOCK_RECV);
+				return;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_LOCK: {
+			struct ss_sync_obj *m = &sim->sync[a.target];
+
+			if (!m->owner) {
+				m->owner = p->id + 1;
+				continue;
+			}
+			waitq_push(sim, &m->head, &m->tail, p);
+			block_current(sim, rq, p, SS_BLOCK_LOCK);
+			return;
+		}
+		case SS_ACT_UNLOCK: {
+			struct ss_sync_obj *m = &sim->sync[a.target];
+			struct ss_task *w;
+			uint64_t cost = 0;
+
+			if (m->owner != p->id + 1) {
+				sim_fail(sim, "task %s unlocks a mutex it does not hold", sim->plan->task[p->id].path);
+				return;
+			}
+			/* hand the mutex to the first waiter (FIFO) and wake it (futex wake: no WF_SYNC) */
+			w = waitq_pop(sim, &m->head, &m->tail);
+			m->owner = w ? w->id + 1 : 0;
+			if (w) {
+				sim->current = p;
+				sim->this_cpu = rq->cpu;
+				cost = wake_blocked(sim, w, false);
+				sim->current = NULL;
+			}
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_BARRIER: {
+			struct ss_sync_obj *b = &sim->sync[a.target];
+			uint64_t cost = 0;
+
+			if (b->arrived + 1 < a.count) {
+				b->arrived++;
+				waitq_push(sim, &b->head, &b->tail, p);
+				block_current(sim, rq, p, SS_BLOCK_BARRIER);
+				return;
+			}
+			/* the last party wakes all (pthread_cond_broadcast: futex, no WF_SYNC) */
+			b->arrived = 0;
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			for (struct ss_task *w; (w = waitq_pop(sim, &b->head, &b->tail));)
+				cost += wake_blocked(sim, w, false);
+			sim->current = NULL;
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_TIMER:
+			/* rt-app's absolute timer: the first one arms it at now + period,
+			 * each later one adds a period; an overrun goes on at once */
+			p->timer_next = p->timer_next ? p->timer_next + a.ns : sim->now + a.ns;
+			if (p->timer_next <= sim->now)
+				continue;
 			dequeue_sleep(sim, rq, p);
-			p->state = SS_TASK_BLOCKED;
+			p->state = SS_TASK_SLEEPING;
+			ss_evq_schedule(&sim->evq, &p->ev_timer, p->timer_next, SS_EV_TIMER, (unsigned)p->cpu);
 			schedule(sim, rq);
 			return;
+		case SS_ACT_SPAWN:
+			do_spawn(sim, rq, p, &a);
+			if (sim->fatal || rq->curr != p)
+				return;
+			continue;
 		case SS_ACT_TXN_BEGIN:
 			p->txn_start = sim->now;
 			continue;
@@ -536,6 +1180,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_EXIT:
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_DEAD;
+			task_exited(sim, rq, p);
 			schedule(sim, rq);
 			return;
 		}
@@ -547,16 +1192,42 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 {
 	struct ss_task *p = rq->curr;
+	progress(sim, rq, p);
 	p->work_left = 0;
+	p->overhead_left = 0;
+	if (p->run_work) {
+		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
+		uint32_t bw = sim->plan->task[p->id].mem_bw_mbps;
+
+		if (bw && sim->measuring)
+			sim->res->mem_traffic_bytes += p->run_work * bw / 1000;
+		p->run_work = 0;
+	}
 	task_continue(sim, rq, p);
 }
 
 static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 {
-	/* hrtimer wakeup: interrupt context on the CPU the task slept on */
+	if (!p->started) {   /* a phase that starts late */
+		start_task(sim, p);
+		return;
+	}
+	/* hrtimer wakeup: interrupt context on the CPU the task slept on, which
+	 * first leaves its idle state if it is in one */
+	struct ss_rq *rq = &sim->rq[p->cpu];
+	ss_timer_fired(rq, p->ev_timer.time);
+	if (!rq->curr && rq->idle_state >= 0) {
+		uint64_t lat = ss_cpu_wake_cost(sim, rq, false);
+		if (lat) {
+			p->wake_time = sim->now;
+			ss_evq_schedule(&sim->evq, &p->ev_timer, sim->now + lat, SS_EV_TIMER, (unsigned)p->cpu);
+			return;
+		}
+	}
 	sim->current = NULL;
 	sim->this_cpu = (unsigned)p->cpu;
 	try_to_wake_up(sim, p, 0);
+	ss_idle_reenter(sim, rq);
 }
 
 /* scheduler_tick(), core.c v6.6 (+ task_tick_fair/entity_tick). */
@@ -609,6 +1280,8 @@ static void reset_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
 	r->transactions = r->wakeups = r->migrations = r->migrations_llc = r->migrations_node = 0;
+	r->mem_traffic_bytes = r->spawns = 0;
+	memset(&r->metric_latency, 0, sizeof r->metric_latency);
 	r->ipis = r->context_switches = 0;
 	memset(&r->wakeup_latency, 0, sizeof r->wakeup_latency);
 	memset(&r->txn_latency, 0, sizeof r->txn_latency);
@@ -617,7 +1290,14 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
 	memset(&r->sic_time, 0, sizeof r->sic_time);
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
+	memset(&r->sis, 0, sizeof r->sis);
+	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
+	memset(&r->lost, 0, sizeof r->lost);
+	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
+	r->ipis_saved_polling = 0;
+	r->policy_redirects = 0;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_cpu_stats *cs = &r->cpu[c];
 		memset(cs, 0, sizeof *cs);
@@ -627,6 +1307,7 @@ static void reset_stats(struct ss_sim *sim)
 		struct ss_llc_stats *ls = &r->llc[l];
 		ls->nr_idle_scan_weighted = 0;
 		ls->sic_calls = ls->sic_probes = ls->sic_found = ls->nr_idle_scan_writes = 0;
+		memset(&ls->sis, 0, sizeof ls->sis);
 		sim->llc_shared[l].nr_idle_scan_since = sim->now;
 	}
 	sim->measuring = true;
@@ -636,6 +1317,7 @@ static void reset_stats(struct ss_sim *sim)
 static void finish_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
+	r->lost.probe = r->scan_time_ns;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		account_busy(sim, &sim->rq[c]);
 		r->cpu[c].util_avg = sim->rq[c].cfs_avg.avg.util_avg;
@@ -696,6 +1378,8 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->rq);
 	g_free(sim->llc_shared);
 	g_free(sim->tasks);
+	g_free(sim->sync);
+	g_free(sim->task_cpus);
 	if (sim->plan)
 		ss_wl_plan_free(sim->plan);
 	ss_evq_destroy(&sim->evq);
@@ -704,6 +1388,10 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->scratch_mask2);
 	g_free(sim->nohz_idle_cpus_mask);
 	g_free(sim->ticking);
+	g_free(sim->core_busy);
+	g_free(sim->node_bw_demand);
+	g_free(sim->node_bw_cpus);
+	g_free(sim->policy_state);
 	g_clear_error(&sim->fatal);
 }
 
@@ -729,8 +1417,14 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 		r->metric_name = g_strdup(m->name);
 		r->metric_unit = g_strdup(m->unit);
 		r->higher_is_better = m->higher_is_better;
+		r->measure = (int)m->measure;
+		r->bytes_per_txn = m->bytes_per_txn;
+		r->percentile_x10 = m->percentile_x10;
 	}
 	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
+	r->nr_idle_states = t->nr_idle_states < SS_STATS_IDLE_STATES ? t->nr_idle_states : SS_STATS_IDLE_STATES;
+	for (unsigned i = 0; i < r->nr_idle_states; i++)
+		memcpy(r->idle_state_name[i], t->idle_state[i].name, sizeof r->idle_state_name[i]);
 	r->nr_llcs = t->nr_llc_shared;
 	r->llc = g_new0(struct ss_llc_stats, r->nr_llcs);
 	sim->max_samples = (unsigned)(cfg->duration_ns / r->sample_ns) + 1;
@@ -896,8 +1590,12 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		g_string_free(names, TRUE);
 		return false;
 	}
+	for (unsigned i = 0; i < sim->policy->nr_params && i < G_N_ELEMENTS(sim->policy_param); i++)
+		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
+	if (sim->policy->state_size)
+		sim->policy_state = g_malloc0(sim->policy->state_size);
 	sim->features = ss_features_default();
-	if (!ss_features_parse(sim->policy->features, &sim->features, err))
+	if (sim->policy->features && *sim->policy->features && !ss_features_parse(sim->policy->features, &sim->features, err))
 		return false;
 	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
 		return false;
@@ -935,6 +1633,10 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->cpu = c;
 		ss_cfs_rq_init(&rq->cfs);
 		rq->capacity = t->cpu[c].capacity;
+		/* A kernel's rq clock is never 0 — and PELT reads last_update_time == 0
+		 * as "not attached": start the PELT clock 1024 periods in (2^20 ns,
+		 * a whole number of periods, so period boundaries stay aligned). */
+		rq->pclk.clock_task = rq->pclk.clock_pelt = 1u << 20;
 		rq->speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)rq->capacity * sim->params.freq_capacity));
 		rq->avg_idle = 2 * sim->params.migration_cost_ns;
 		rq->wake_avg_idle = rq->avg_idle;
@@ -942,7 +1644,14 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
 		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = SS_EV_IDLE;
 		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = c;
+		rq->cur_speed = rq->speed_num;
+		rq->cur_smt_f = rq->cur_bw_f = 1024;
+		rq->idle_state = -1;
 	}
+	sim->core_busy = g_new0(uint16_t, t->nr_cores ? t->nr_cores : 1);
+	sim->node_bw_demand = g_new0(uint64_t, t->nr_nodes);
+	sim->node_bw_cpus = g_new0(uint64_t, (size_t)t->nr_nodes * sim->nr_words);
+	sim->node_bw_mbps = sim->params.node_bandwidth_mbps;
 	sim->llc_shared = g_new0(struct ss_sd_shared, t->nr_llc_shared ? t->nr_llc_shared : 1);
 	ss_evq_init(&sim->evq, 3 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
@@ -951,14 +1660,39 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
 	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
+	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
+	{
+		/* per-role affinity: the role's cpus ∩ the allowed CPUs */
+		unsigned nr_roles = ss_workload_nr_roles(cfg->wl);
+
+		sim->task_cpus = g_new0(uint64_t, (size_t)nr_roles * sim->nr_words);
+		for (unsigned i = 0; i < sim->nr_tasks && i < sim->plan->tasks_per_instance; i++) {
+			const struct ss_wl_task *wt = &sim->plan->task[i];
+			uint64_t *m = &sim->task_cpus[(size_t)wt->role * sim->nr_words];
+			unsigned bad;
+
+			if (!wt->cpus)
+				continue;
+			if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
+			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), ss_cpumask_empty(m, sim->nr_words))) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, role %s: cpus '%s' has no CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
+					    ss_workload_name(cfg->wl), ss_workload_role_name(cfg->wl, wt->role), wt->cpus,
+					    t->name, sim->nr_cpus - 1);
+				return false;
+			}
+		}
+	}
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
 		const struct ss_wl_task *wt = &sim->plan->task[i];
 		p->id = i;
 		p->ev_timer.heap_idx = p->ev_arrive.heap_idx = SS_EV_IDLE;
 		p->ev_timer.owner = p->ev_arrive.owner = i;
-		p->cpus_ptr = sim->allowed_mask;
-		p->nr_cpus_allowed = nr_allowed;
+		p->cpus_ptr = wt->cpus ? &sim->task_cpus[(size_t)wt->role * sim->nr_words] : sim->allowed_mask;
+		p->nr_cpus_allowed = wt->cpus ? ss_cpumask_weight(p->cpus_ptr, sim->nr_words) : nr_allowed;
+		p->chan_cap = wt->channel_capacity;
+		p->stop_at = wt->stop_after_ns;
 		ss_se_set_nice(&p->se, wt->nice);
 		p->se.slice = sim->base_slice;
 		ss_rng_seed(&p->rng, cfg->seed, ss_rng_stream_id(wt->path));
@@ -974,7 +1708,29 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		} else {
 			p->cpu = (int32_t)spread[i];
 		}
+		if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
+			if (wt->start_cpu >= 0) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
+					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, wt->cpus);
+				return false;
+			}
+			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+		}
+		p->state = SS_TASK_DEAD;   /* until start_task() */
+		if (!wt->spawned)
+			sim->nr_to_start++;
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
+		p->last_ran_cpu = -1;
+		p->working_set_kib = wt->working_set_kib;
+		p->mem_bw_mbps = wt->mem_bw_mbps;
+		if (wt->mem_node >= 0 && (unsigned)wt->mem_node >= t->nr_nodes) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "workload %s, task %s: memory_node %d is not a node of %s (nodes 0-%u)",
+				    ss_workload_name(cfg->wl), wt->path, wt->mem_node, t->name, t->nr_nodes - 1);
+			return false;
+		}
+		p->mem_home = wt->mem_node;
 	}
 	sim->res = results_new(sim, cfg);
 	sim->res->workload_file = NULL;
@@ -983,23 +1739,82 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	return true;
 }
 
-/* wake_up_new_task() for every task at t = 0: post_init_entity_util_avg + enqueue. */
+/*
+ * wake_up_new_task() (core.c v6.6) on p->cpu: post_init_entity_util_avg +
+ * enqueue + check_preempt_curr. Used for the tasks of the run's start, late
+ * phases and spawned children (whose CPU do_spawn() chose).
+ */
+static void start_task(struct ss_sim *sim, struct ss_task *p)
+{
+	struct ss_rq *rq = &sim->rq[p->cpu];
+
+	if (!sim->plan->task[p->id].spawned && !p->started && sim->nr_to_start)
+		sim->nr_to_start--;
+	p->started = true;
+	sim->nr_alive++;
+	ss_update_rq_clock(sim, rq);
+	ss_se_set_nice(&p->se, sim->plan->task[p->id].nice);
+	p->se.slice = sim->base_slice;
+	ss_init_entity_runnable_average(&p->avg, p->se.weight);
+	ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
+	/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
+	 * second place_entity() gives a full-slice deadline: initial=false */
+	enqueue_task(sim, rq, p, false);
+	if (!rq->curr) {
+		schedule(sim, rq);
+	} else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+		if (!sim->current || rq->cpu == sim->this_cpu) {
+			resched_curr(sim, rq);
+		} else {
+			/* a remote resched_curr() sends a reschedule IPI */
+			if (!ss_ev_queued(&rq->ev_resched))
+				ss_evq_schedule(&sim->evq, &rq->ev_resched, sim->now + sim->params.ipi_ns, SS_EV_RESCHED,
+						rq->cpu);
+			if (sim->measuring)
+				sim->res->ipis++;
+		}
+	}
+}
+
+/* The tasks of the run's start at t = 0; late phases get a timer. */
 static void start_tasks(struct ss_sim *sim)
 {
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
-		struct ss_rq *rq = &sim->rq[p->cpu];
-		ss_update_rq_clock(sim, rq);
-		ss_init_entity_runnable_average(&p->avg, p->se.weight);
-		ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
-		/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
-		 * second place_entity() gives a full-slice deadline: initial=false */
-		enqueue_task(sim, rq, p, false);
-		if (!rq->curr)
-			schedule(sim, rq);
-		else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice))
-			resched_curr(sim, rq);
+		const struct ss_wl_task *wt = &sim->plan->task[i];
+
+		if (wt->spawned)
+			continue;
+		if (wt->start_after_ns)
+			ss_evq_schedule(&sim->evq, &p->ev_timer, wt->start_after_ns, SS_EV_TIMER, (unsigned)p->cpu);
+		else
+			start_task(sim, p);
 	}
+	/* CPUs left without a task enter the idle loop */
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		ss_idle_reenter(sim, &sim->rq[c]);
+}
+
+struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err)
+{
+	struct ss_sim *sim = g_new0(struct ss_sim, 1);
+	if (!cfg->topo || !cfg->wl || !sim_init(sim, cfg, err)) {
+		if (!cfg->topo || !cfg->wl)
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
+		ss_sim_destroy(sim);
+		return NULL;
+	}
+	return sim;
+}
+
+void ss_sim_destroy(struct ss_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->res)
+		ss_results_free(sim->res);
+	sim_destroy(sim);
+	g_free(sim);
 }
 
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
@@ -1014,12 +1829,6 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 	}
 	if (!cfg->duration_ns) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--duration must be greater than 0");
-		return NULL;
-	}
-	if (strcmp(ss_workload_metric(cfg->wl)->unit, "transactions/s") != 0) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-			    "workload %s: metric unit '%s' is not measured by this version (it reports transactions/s from transaction marks)",
-			    ss_workload_name(cfg->wl), ss_workload_metric(cfg->wl)->unit);
 		return NULL;
 	}
 	if (!sim_init(&sim, cfg, err))
@@ -1063,6 +1872,7 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			unsigned flags = rq->ilb_pending;
 			rq->ilb_pending = 0;
 			ss_nohz_idle_balance(&sim, rq, flags);
+			ss_idle_reenter(&sim, rq);
 			break;
 		}
 		case SS_EV_SAMPLE:
@@ -1080,6 +1890,15 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			break;
 	}
 done:
+	if (!sim.fatal && sim.res->measure == SS_MEASURE_FINISH) {
+		if (!sim.finish_ns)
+			g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_INVALID,
+				    "workload %s: %u of %u tasks still alive at %.3f s, the end of --warmup + --duration (its figure is the time until every task has exited: raise --duration)",
+				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_tasks,
+				    (double)sim.end_time / 1e9);
+		else
+			sim.res->finish_ns = sim.finish_ns;
+	}
 	if (sim.fatal) {
 		g_propagate_error(err, sim.fatal);
 		sim.fatal = NULL;

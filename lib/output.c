@@ -5,6 +5,7 @@
  * hash-table order, so the same run gives the same bytes.
  */
 #include "simsched/sim.h"
+#include "simsched/workload.h"
 #include "simsched/error.h"
 
 #include <cjson/cJSON.h>
@@ -53,6 +54,25 @@ static double throughput(const struct ss_results *r)
 	return round3(ss_results_throughput(r));
 }
 
+double ss_results_metric_value(const struct ss_results *r)
+{
+	double win = (double)r->duration_ns / 1e9;
+
+	switch ((enum ss_wl_measure)r->measure) {
+	case SS_MEASURE_TXN_RATE:
+		return ss_results_throughput(r);
+	case SS_MEASURE_TXN_BYTES:
+		return win > 0 ? (double)r->transactions * (double)r->bytes_per_txn / 1e6 / win : 0.0;
+	case SS_MEASURE_MEM_BW:
+		return win > 0 ? (double)r->mem_traffic_bytes / 1e6 / win : 0.0;
+	case SS_MEASURE_FINISH:
+		return (double)r->finish_ns / 1e9;
+	case SS_MEASURE_WAKEUP_PCT:
+		return (double)ss_lat_hist_quantile(&r->metric_latency, (double)r->percentile_x10 / 1000.0) / 1000.0;
+	}
+	return 0.0;
+}
+
 static cJSON *lat_json(const struct ss_lat_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -84,6 +104,97 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 	return o;
 }
 
+/*
+ * The SIS scan statistics (docs/output.md): counters as counted, rates as
+ * percentages with the formulas of the SIS schedstats (mmtests):
+ *   search efficiency = (calls - failures) / runqueues scanned
+ *   domain efficiency = (domain searches - their failures) / their runqueues scanned
+ *   fast rate         = fast-path answers / calls
+ *   success rate      = (calls - failures) / calls
+ */
+static void sis_stats_json(cJSON *o, const struct ss_sis_stats *st)
+{
+	cJSON_AddNumberToObject(o, "calls", (double)st->calls);
+	cJSON_AddNumberToObject(o, "fast_path", (double)st->fast);
+	cJSON_AddNumberToObject(o, "domain_searches", (double)st->domain_searches);
+	cJSON_AddNumberToObject(o, "idle_core_searches", (double)st->core_searches);
+	cJSON_AddNumberToObject(o, "rqs_scanned", (double)st->scanned);
+	cJSON_AddNumberToObject(o, "domain_rqs_scanned", (double)st->domain_scanned);
+	cJSON_AddNumberToObject(o, "failures", (double)st->failed);
+	cJSON_AddNumberToObject(o, "domain_failures", (double)st->domain_failed);
+	cJSON_AddNumberToObject(o, "walked_whole_mask", (double)st->walked_all);
+	cJSON_AddNumberToObject(o, "rqs_scanned_per_call", ratio(st->scanned, st->calls));
+	cJSON_AddNumberToObject(o, "search_efficiency_pct", pct(st->calls - st->failed, st->scanned));
+	cJSON_AddNumberToObject(o, "domain_efficiency_pct", pct(st->domain_searches - st->domain_failed, st->domain_scanned));
+	cJSON_AddNumberToObject(o, "fast_rate_pct", pct(st->fast, st->calls));
+	cJSON_AddNumberToObject(o, "success_rate_pct", pct(st->calls - st->failed, st->calls));
+}
+
+
+static void sis_scan_json(cJSON *root, const struct ss_results *r)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "sis_scan");
+	cJSON *a;
+	sis_stats_json(o, &r->sis);
+	cJSON_AddItemToObject(o, "rqs_scanned_per_call_hist", log2_json(&r->sis_scanned_hist));
+	a = cJSON_AddArrayToObject(o, "llc");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "llc", l);
+		cJSON_AddStringToObject(e, "cpus", r->llc[l].cpus ? r->llc[l].cpus : "");
+		sis_stats_json(e, &r->llc[l].sis);
+		cJSON_AddItemToArray(a, e);
+	}
+	o = cJSON_AddObjectToObject(root, "wakeups");
+	cJSON_AddNumberToObject(o, "total", (double)r->wakeups);
+	cJSON_AddNumberToObject(o, "onto_busy_cpu", (double)r->wakeups_busy);
+	cJSON_AddNumberToObject(o, "outside_waker_llc", (double)r->wakeups_remote_llc);
+	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
+	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
+}
+
+static void sis_scan_text(GString *s, const struct ss_results *r)
+{
+	const struct ss_sis_stats *st = &r->sis;
+	g_string_append_printf(s, "%-34s %llu\n", "select_idle_sibling calls", (unsigned long long)st->calls);
+	g_string_append_printf(s, "%-34s %llu (fast rate %.2f %%)\n", "  fast path (target/prev/recent)",
+			       (unsigned long long)st->fast, pct(st->fast, st->calls));
+	g_string_append_printf(s, "%-34s %llu (idle-core searches %llu)\n", "  domain searches",
+			       (unsigned long long)st->domain_searches, (unsigned long long)st->core_searches);
+	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %.3f per call\n", "  runqueues scanned",
+			       (unsigned long long)st->scanned, (unsigned long long)st->domain_scanned,
+			       ratio(st->scanned, st->calls));
+	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu)\n", "  failures (answer not idle)",
+			       (unsigned long long)st->failed, (unsigned long long)st->walked_all);
+	g_string_append_printf(s, "%-34s search %.2f %%  domain %.2f %%  success rate %.2f %%\n", "  efficiency",
+			       pct(st->calls - st->failed, st->scanned),
+			       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
+			       pct(st->calls - st->failed, st->calls));
+	g_string_append_printf(s, "%-34s %llu of %llu (%.2f %%)\n", "wakeups onto a busy CPU",
+			       (unsigned long long)r->wakeups_busy, (unsigned long long)r->wakeups,
+			       pct(r->wakeups_busy, r->wakeups));
+	g_string_append_printf(s, "%-34s LLC %llu  node %llu\n", "wakeups outside the waker's",
+			       (unsigned long long)r->wakeups_remote_llc, (unsigned long long)r->wakeups_remote_node);
+	if (r->wakeups_fallback)
+		g_string_append_printf(s, "%-34s %llu\n", "placed outside p->cpus_ptr (fallback)",
+				       (unsigned long long)r->wakeups_fallback);
+}
+
+static void sis_scan_llc_text(GString *s, const struct ss_results *r)
+{
+	g_string_append(s, "\nselect_idle_sibling per LLC (of target): calls, fast %, domain searches, rqs scanned/call, failures, search eff %, domain eff %, success %\n");
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		const struct ss_sis_stats *st = &r->llc[l].sis;
+		g_string_append_printf(s, "  llc %-3u cpus %-16s calls %9llu  fast %6.2f  domain %9llu  scanned/call %7.3f  failed %8llu  search %6.2f  domain %6.2f  success %6.2f\n",
+				       l, r->llc[l].cpus ? r->llc[l].cpus : "", (unsigned long long)st->calls,
+				       pct(st->fast, st->calls), (unsigned long long)st->domain_searches,
+				       ratio(st->scanned, st->calls), (unsigned long long)st->failed,
+				       pct(st->calls - st->failed, st->scanned),
+				       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
+				       pct(st->calls - st->failed, st->calls));
+	}
+}
+
 
 char *ss_results_to_json(const struct ss_results *r)
 {
@@ -112,8 +223,9 @@ char *ss_results_to_json(const struct ss_results *r)
 	o = cJSON_AddObjectToObject(root, "metric");
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
 	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
-	cJSON_AddNumberToObject(o, "value", throughput(r));
+	cJSON_AddNumberToObject(o, "value", round3(ss_results_metric_value(r)));
 	cJSON_AddBoolToObject(o, "higher_is_better", r->higher_is_better);
+	cJSON_AddStringToObject(o, "better", r->higher_is_better ? "higher" : "lower");
 
 	o = cJSON_AddObjectToObject(root, "throughput");
 	cJSON_AddNumberToObject(o, "transactions", (double)r->transactions);
@@ -126,6 +238,22 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
+	cJSON_AddNumberToObject(o, "ipis_saved_polling", (double)r->ipis_saved_polling);
+	{
+		cJSON *st = cJSON_AddObjectToObject(o, "idle_state_entries");
+		for (unsigned i = 0; i < r->nr_idle_states; i++)
+			cJSON_AddNumberToObject(st, r->idle_state_name[i], (double)r->idle_state_entries[i]);
+	}
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(root, "policy_stats"), "redirects", (double)r->policy_redirects);
+	o = cJSON_AddObjectToObject(root, "time_lost_ns");
+	cJSON_AddNumberToObject(o, "probe", (double)r->lost.probe);
+	cJSON_AddNumberToObject(o, "context_switch", (double)r->lost.context_switch);
+	cJSON_AddNumberToObject(o, "ipi", (double)r->lost.ipi);
+	cJSON_AddNumberToObject(o, "idle_exit", (double)r->lost.idle_exit);
+	cJSON_AddNumberToObject(o, "cache_refill", (double)r->lost.cache_refill);
+	cJSON_AddNumberToObject(o, "smt", (double)r->lost.smt);
+	cJSON_AddNumberToObject(o, "memory_bandwidth", (double)r->lost.memory_bandwidth);
+	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
 	o = cJSON_AddObjectToObject(root, "migrations");
 	cJSON_AddNumberToObject(o, "wakeup", (double)r->migrations);
 	cJSON_AddNumberToObject(o, "cross_llc", (double)r->migrations_llc);
@@ -149,6 +277,8 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "skipped_nr_idle_scan_0", (double)r->sic_skipped_nr0);
 	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
 	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
+
+	sis_scan_json(root, r);
 
 	o = cJSON_AddObjectToObject(root, "balance");
 	cJSON_AddNumberToObject(o, "lb_stats_passes", (double)r->lb_stats_passes);
@@ -257,7 +387,11 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
 			       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
 	g_string_append_printf(s, "sched features: %s\n\n", r->features);
-	g_string_append_printf(s, "%-34s %14.1f transactions/s (higher is better)\n", "throughput", throughput(r));
+	g_string_append_printf(s, "%-34s %14.3f %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
+			       ss_results_metric_value(r), r->metric_unit ? r->metric_unit : "transactions/s",
+			       r->higher_is_better ? "higher" : "lower");
+	if (r->measure != SS_MEASURE_TXN_RATE)
+		g_string_append_printf(s, "%-34s %14.1f transactions/s\n", "transaction marks", throughput(r));
 	g_string_append_printf(s, "%-34s mean %.2f  p50 %.2f  p99 %.2f  max %.2f  (%llu wakeups)\n",
 			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
 			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
@@ -275,6 +409,20 @@ char *ss_results_to_text(const struct ss_results *r)
 			       r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : 0.0);
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
 			       (unsigned long long)r->scan_time_ns);
+	sis_scan_text(s, r);
+	{
+		const struct ss_time_lost *l = &r->lost;
+		double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1) / 100.0;
+		g_string_append_printf(s, "%-34s probe %.3f  switch %.3f  ipi %.3f  idle-exit %.3f  refill %.3f  smt %.3f  "
+				       "mem-bw %.3f  rq-lock %.3f\n", "time lost, % of CPU time",
+				       (double)l->probe / w, (double)l->context_switch / w, (double)l->ipi / w,
+				       (double)l->idle_exit / w, (double)l->cache_refill / w, (double)l->smt / w,
+				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w);
+		g_string_append_printf(s, "%-34s", "idle periods by state");
+		for (unsigned i = 0; i < r->nr_idle_states; i++)
+			g_string_append_printf(s, " %s %llu", r->idle_state_name[i], (unsigned long long)r->idle_state_entries[i]);
+		g_string_append_printf(s, "  (IPIs saved by polling: %llu)\n", (unsigned long long)r->ipis_saved_polling);
+	}
 	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];
@@ -284,8 +432,10 @@ char *ss_results_to_text(const struct ss_results *r)
 				       ls->nr_idle_scan_final, ls->nr_samples ? ls->util_series[ls->nr_samples - 1] : 0,
 				       ratio(ls->sic_probes, ls->sic_calls));
 	}
+	sis_scan_llc_text(s, r);
 	g_string_append(s, "\n");
 	hist_text(s, &r->sic_time, "nsecs (time per select_idle_cpu call)");
+	hist_text(s, &r->sis_scanned_hist, "rqs (runqueues scanned per select_idle_sibling call)");
 	return g_string_free(s, FALSE);
 }
 

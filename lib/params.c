@@ -52,6 +52,22 @@ static const struct pdef pdefs[] = {
 	  "wakeup / reschedule IPI delivery (reference §5: ~1-3 µs, secondary sources)" },
 	{ "cost", "context_switch_ns", P_NS, F(context_switch_ns), 2000, 0, 1000000, "ns",
 	  "direct cost of a context switch (reference §5: ~1-5 µs; 2 µs suggested default)" },
+	{ "cost", "smt_contention_pct", P_INT, F(smt_contention_pct), 60, 0, 1000, "% per extra busy sibling",
+	  "a thread's speed with k busy threads on its core is 1 / (1 + pct/100 × (k-1)); default: topology costs.smt_contention_pct, "
+	  "else 60 (two busy x86 hyperthreads each at 62.5 %, a core at 1.25× one thread: the usual 15-30 % SMT gain; model choice)" },
+	{ "cost", "refill_llc_ns_per_kib", P_NS, F(refill_llc_ns_per_kib), 30, 0, 1000000, "ns per KiB",
+	  "extra run time of a task that moved to another core of the same LLC, per KiB of working set (refill L1/L2 from L3 at ~32 GB/s; model choice)" },
+	{ "cost", "refill_cross_llc_ns_per_kib", P_NS, F(refill_cross_llc_ns_per_kib), 80, 0, 1000000, "ns per KiB",
+	  "the same after a move to another LLC of the node (refill from memory at ~12 GB/s per core; model choice)" },
+	{ "cost", "refill_cross_node_ns_per_kib", P_NS, F(refill_cross_node_ns_per_kib), 150, 0, 1000000, "ns per KiB",
+	  "the same after a move to another NUMA node (remote memory at ~6.5 GB/s per core; model choice)" },
+	{ "cost", "node_bandwidth_mbps", P_INT, F(node_bandwidth_mbps), 60000, 0, 100000000, "MB/s",
+	  "memory bandwidth of one node, shared by running tasks homed there; tasks slow by bandwidth/demand when the demand exceeds it; "
+	  "0 = unlimited; default: topology costs.node_bandwidth_mbps, else 60 GB/s (model choice)" },
+	{ "cost", "rq_lock_ns", P_NS, F(rq_lock_ns), 200, 0, 1000000, "ns",
+	  "rq lock hold time of a remote direct enqueue (ttwu_do_activate under the target's rq lock: ~3 remote cache lines); wakers serialise on it (model choice)" },
+	{ "cost", "idle_states", P_INT, F(idle_states), 1, 0, 1, "bool",
+	  "cpuidle states from the topology's idle_states table: a menu-like choice at idle entry, exit latency paid by the wakee, polling states need no IPI" },
 	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",
 	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
 	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",
@@ -77,6 +93,10 @@ void ss_params_defaults(struct ss_params *p, const struct ss_topology *t)
 			p->probe_cluster_ns = t->probe_cluster_ns;
 		if (t->probe_llc_ns)
 			p->probe_llc_ns = t->probe_llc_ns;
+		if (t->smt_contention_pct)
+			p->smt_contention_pct = t->smt_contention_pct;
+		if (t->node_bandwidth_mbps)
+			p->node_bandwidth_mbps = t->node_bandwidth_mbps;
 	}
 }
 

@@ -3,7 +3,9 @@
  * select_task_rq_fair() (wakeup path), record_wakee(), wake_wide(),
  * wake_affine() (WA_IDLE, WA_WEIGHT, WA_BIAS), select_idle_sibling(),
  * select_idle_smt(), select_idle_core(), select_idle_cpu() with SIS_PROP and
- * SIS_UTIL, __update_idle_core(), update_idle_cpu_scan().
+ * SIS_UTIL, __update_idle_core(), update_idle_cpu_scan(); on asymmetric-
+ * capacity machines select_idle_capacity(), asym_fits_cpu(), util_fits_cpu().
+ * Energy-aware placement (find_energy_efficient_cpu) is not modelled.
  *
  * Every runqueue these functions read on another CPU is a probe: it costs
  * simulated time on the waking CPU (ss_charge_probe(), by distance).
@@ -238,6 +240,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	struct ss_cpumask_wrap it;
 	unsigned cpu;
 
+	sim->scan_walked_all = false;
 	if (sim->measuring) {
 		sim->res->sic_calls++;
 		ls->sic_calls++;
@@ -312,6 +315,8 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 				break;
 		}
 	}
+	/* the walk ran out of CPUs: every CPU of the mask was visited (a found core returned above) */
+	sim->scan_walked_all = idle_cpu < 0;
 	if (has_idle_core)
 		sd_llc_shared(sim, (unsigned)target)->has_idle_cores = false;   /* set_idle_cores(target, 0) */
 
@@ -336,35 +341,237 @@ out_stats:
 	return idle_cpu;
 }
 
+/* ------------------------------------------------------------ asymmetric CPU capacity */
+
+/* fits_capacity(), fair.c v6.6: util fits with a 20% margin (1280/1024). */
+static inline bool fits_capacity(unsigned long cap, unsigned long max)
+{
+	return cap * 1280 < max * 1024;
+}
+
+/*
+ * util_fits_cpu(), kernel v6.6 fair.c: 1 = fits, 0 = does not, -1 = util
+ * fits but uclamp_min asks for more than the CPU can give. capacity_of() is
+ * rq->capacity and no thermal pressure is modelled, so capacity_orig_thermal
+ * = capacity_orig = arch capacity. uclamp_is_used() (the sched_uclamp_used
+ * key) is false while every clamp has its default (0, 1024), which is all
+ * this model's tasks have: then only fits_capacity() decides.
+ */
+int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
+		     unsigned cpu)
+{
+	unsigned long capacity_orig, capacity_orig_thermal;
+	unsigned long capacity = sim->rq[cpu].capacity;
+	bool fits, uclamp_max_fits;
+
+	/* Check if the real util fits without any uclamp boost/cap applied. */
+	fits = fits_capacity(util, capacity);
+	if (uclamp_min == 0 && uclamp_max == SS_SCHED_CAPACITY_SCALE)   /* !uclamp_is_used() */
+		return fits;
+
+	capacity_orig = sim->topo->cpu[cpu].capacity;   /* capacity_orig_of() */
+	capacity_orig_thermal = capacity_orig;          /* - arch_scale_thermal_pressure(): none */
+	/*
+	 * We want to force a task to fit a cpu as implied by uclamp_max, except
+	 * on the biggest CPUs where uclamp_max = 1024 means "no cap".
+	 */
+	uclamp_max_fits = (capacity_orig == SS_SCHED_CAPACITY_SCALE) && (uclamp_max == SS_SCHED_CAPACITY_SCALE);
+	uclamp_max_fits = !uclamp_max_fits && (uclamp_max <= capacity_orig);
+	fits = fits || uclamp_max_fits;
+	/* uclamp_min > uclamp_max: uclamp_max wins */
+	if (uclamp_min > uclamp_max)
+		uclamp_min = uclamp_max;
+	if (fits && (util < uclamp_min) && (uclamp_min > capacity_orig_thermal))
+		return -1;
+	return fits;
+}
+
+/* asym_fits_cpu(), fair.c v6.6: true on symmetric machines, else util_fits_cpu() > 0. */
+static inline bool asym_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long util_min,
+				 unsigned long util_max, unsigned cpu)
+{
+	if (sim->topo->asym_cpucap_active)
+		return ss_util_fits_cpu(sim, util, util_min, util_max, cpu) > 0;
+	return true;
+}
+
+/*
+ * select_idle_capacity(), kernel v6.6 fair.c: scan the sd_asym_cpucapacity
+ * domain of target (∩ allowed) from target itself, wrapping; return the
+ * first idle CPU the task fits, else the idle CPU that fits best (-1 before
+ * 0), at equal fit the one with the largest capacity; -1 if none is idle.
+ * Every CPU looked at is a probe, charged and counted as select_idle_cpu's.
+ */
+int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target)
+{
+	unsigned long task_util, util_min, util_max, best_cap = 0;
+	int fits, best_fits = 0;
+	int cpu_found = -1, best_cpu = -1;
+	uint64_t *cpus = sim->scratch_mask;
+	unsigned probes = 0;
+	uint64_t cost0 = sim->scan_cost;
+	struct ss_llc_stats *ls = sim->measuring ? &sim->res->llc[sim->topo->cpu[target].llc_index] : NULL;
+	struct ss_cpumask_wrap it;
+	unsigned cpu;
+
+	if (sim->measuring) {
+		sim->res->sic_calls++;
+		ls->sic_calls++;
+	}
+	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
+	task_util = ss_task_util_est(&p->avg);
+	util_min = 0;                          /* uclamp_eff_value(p, UCLAMP_MIN): default */
+	util_max = SS_SCHED_CAPACITY_SCALE;    /* uclamp_eff_value(p, UCLAMP_MAX): default */
+
+	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target); cpu < sim->nr_cpus;
+	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+		unsigned long cpu_cap = sim->rq[cpu].capacity;   /* capacity_of() */
+
+		probes++;
+		ss_charge_probe(sim, cpu);
+		if (!ss_available_idle_cpu(sim, cpu))   /* no SCHED_IDLE tasks: sched_idle_cpu() is false */
+			continue;
+		fits = ss_util_fits_cpu(sim, task_util, util_min, util_max, cpu);
+		/* This CPU fits with all requirements */
+		if (fits > 0) {
+			cpu_found = (int)cpu;
+			break;
+		}
+		/* Only the min performance hint (uclamp_min) doesn't fit: capacity_orig - thermal */
+		else if (fits < 0)
+			cpu_cap = sim->topo->cpu[cpu].capacity;
+		/* First, select CPU which fits better (-1 being better than 0), then the best capacity. */
+		if ((fits < best_fits) || ((fits == best_fits) && (cpu_cap > best_cap))) {
+			best_cap = cpu_cap;
+			best_cpu = (int)cpu;
+			best_fits = fits;
+		}
+	}
+	if (cpu_found < 0)
+		cpu_found = best_cpu;
+	if (sim->measuring) {
+		sim->res->sic_probes += probes;
+		ls->sic_probes += probes;
+		if (cpu_found >= 0) {
+			sim->res->sic_found++;
+			ls->sic_found++;
+		}
+		ss_log2_hist_add(&sim->res->sic_time, sim->scan_cost - cost0);
+		ss_log2_hist_add(&sim->res->sic_probes_hist, probes);
+	}
+	return cpu_found;
+}
+
 /* ------------------------------------------------------------ select_idle_sibling */
 
-static inline int sis_return(struct ss_sim *sim, enum ss_sis_outcome o, int cpu)
+/*
+ * The scan statistics of select_idle_sibling() (docs/output.md), counted by
+ * target's LLC and in total, in the terms of the SIS schedstats used on LKML
+ * (Mel Gorman, "sched/fair: Track efficiency of select_idle_sibling", 2020,
+ * and mmtests): calls, fast-path answers, domain searches, runqueues
+ * scanned, failures. Counters only: a handful of increments per call.
+ */
+struct sis_acct {
+	uint64_t scanned0, domain0;   /* sis_probes_total at entry / at the domain search */
+	bool domain;
+};
+
+static int sis_done(struct ss_sim *sim, struct ss_task *p, int target, const struct sis_acct *a,
+		    enum ss_sis_outcome o, int cpu)
 {
-	if (sim->measuring)
-		sim->res->sis_outcome[o]++;
+	struct ss_results *r = sim->res;
+	struct ss_sis_stats *t, *l;
+	uint64_t scanned;
+	if (!sim->measuring)
+		return cpu;
+	t = &r->sis;
+	l = &r->llc[sim->topo->cpu[target].llc_index].sis;
+	scanned = r->sis_probes_total - a->scanned0;
+	r->sis_outcome[o]++;
+	t->calls++;
+	l->calls++;
+	t->scanned += scanned;
+	l->scanned += scanned;
+	if (o == SS_SIS_TARGET || o == SS_SIS_PREV || o == SS_SIS_RECENT) {
+		t->fast++;
+		l->fast++;
+	}
+	if (a->domain) {
+		uint64_t d = r->sis_probes_total - a->domain0;
+		t->domain_searches++;
+		l->domain_searches++;
+		t->domain_scanned += d;
+		l->domain_scanned += d;
+	}
+	/* failure: the answer is a CPU that is not idle (the wakee will queue) */
+	if (!ss_available_idle_cpu(sim, (unsigned)cpu)) {
+		t->failed++;
+		l->failed++;
+		if (a->domain) {
+			t->domain_failed++;
+			l->domain_failed++;
+		}
+		if (a->domain && sim->scan_walked_all) {
+			t->walked_all++;
+			l->walked_all++;
+		}
+	}
+	ss_log2_hist_add(&r->sis_scanned_hist, scanned);
 	return cpu;
 }
 
-/* select_idle_sibling(), kernel v6.6 fair.c, symmetric capacity. */
+/*
+ * select_idle_sibling(), kernel v6.6 fair.c. On an asymmetric-capacity
+ * machine (sched_asym_cpucap_active()) the target/prev/recent shortcuts also
+ * need the task to fit (asym_fits_cpu()) and the scan is
+ * select_idle_capacity() over sd_asym_cpucapacity instead of the LLC.
+ */
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target)
+{
+	return ss_select_idle_sibling_scan(sim, p, prev, target, NULL);
+}
+
+/*
+ * select_idle_sibling() (kernel v6.6 fair.c, symmetric capacity) with the
+ * domain search replaceable: scan == NULL is v6.6's select_idle_cpu().
+ */
+int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev, int target,
+				ss_select_idle_cpu_fn scan)
 {
 	const struct ss_topology *t = sim->topo;
 	const struct ss_sched_domain *sd;
 	bool has_idle_core = false;
 	int i, recent_used_cpu;
+	unsigned long task_util = 0, util_min = 0, util_max = SS_SCHED_CAPACITY_SCALE;
+	struct sis_acct a = { 0 };
 
-	if (sim->measuring)
+	if (sim->measuring) {
 		sim->res->sis_calls++;
+		a.scanned0 = sim->res->sis_probes_total;
+	}
+
+	/*
+	 * On asymmetric system, update task utilization because we will check
+	 * that the task fits with cpu's capacity.
+	 */
+	if (t->asym_cpucap_active) {
+		/* sync_entity_load_avg(&p->se): to task_cpu(p)'s cfs_rq last_update_time */
+		ss___update_load_avg_blocked_se(sim->rq[p->cpu].cfs_avg.avg.last_update_time, &p->avg, p->se.weight);
+		task_util = ss_task_util_est(&p->avg);
+		/* uclamp_eff_value(p, UCLAMP_MIN/MAX): the defaults 0 and 1024 */
+	}
 
 	ss_charge_probe(sim, (unsigned)target);
-	if (ss_available_idle_cpu(sim, (unsigned)target))
-		return sis_return(sim, SS_SIS_TARGET, target);
+	if (ss_available_idle_cpu(sim, (unsigned)target) &&
+	    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)target))
+		return sis_done(sim, p, target, &a, SS_SIS_TARGET, target);
 
 	/* If the previous CPU is cache affine and idle, don't be stupid. */
 	if (prev != target && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 		ss_charge_probe(sim, (unsigned)prev);
-		if (ss_available_idle_cpu(sim, (unsigned)prev))
-			return sis_return(sim, SS_SIS_PREV, prev);
+		if (ss_available_idle_cpu(sim, (unsigned)prev) &&
+		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)prev))
+			return sis_done(sim, p, target, &a, SS_SIS_PREV, prev);
 	}
 	/* (the per-CPU-kthread stacking shortcut never applies: wakers here are user tasks) */
 
@@ -375,44 +582,125 @@ int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int 
 	    ss_cpus_share_cache(t, (unsigned)recent_used_cpu, (unsigned)target)) {
 		ss_charge_probe(sim, (unsigned)recent_used_cpu);
 		if (ss_available_idle_cpu(sim, (unsigned)recent_used_cpu) &&
-		    ss_cpumask_test(p->cpus_ptr, (unsigned)recent_used_cpu))
-			return sis_return(sim, SS_SIS_RECENT, recent_used_cpu);
+		    ss_cpumask_test(p->cpus_ptr, (unsigned)recent_used_cpu) &&
+		    asym_fits_cpu(sim, task_util, util_min, util_max, (unsigned)recent_used_cpu))
+			return sis_done(sim, p, target, &a, SS_SIS_RECENT, recent_used_cpu);
+	}
+
+	/*
+	 * For asymmetric CPU capacity systems, our domain of interest is
+	 * sd_asym_cpucapacity rather than sd_llc. CPUs without such a domain
+	 * (a symmetric island) take the usual path.
+	 */
+	if (t->asym_cpucap_active && t->cpu[target].sd_asym_cpucapacity >= 0) {
+		sd = &t->cpu[target].sd[t->cpu[target].sd_asym_cpucapacity];
+		a.domain = true;
+		if (sim->measuring)
+			a.domain0 = sim->res->sis_probes_total;
+		sim->scan_walked_all = false;
+		i = ss_select_idle_capacity(sim, p, sd, target);
+		return i >= 0 ? sis_done(sim, p, target, &a, SS_SIS_IDLE_CPU, i) : sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
 	}
 
 	sd = sd_llc(sim, (unsigned)target);
 	if (!sd)
-		return sis_return(sim, SS_SIS_FALLBACK, target);
+		return sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
 
+	/* the domain search: what the fast path could not answer */
+	a.domain = true;
+	if (sim->measuring)
+		a.domain0 = sim->res->sis_probes_total;
+	sim->scan_walked_all = false;
 	if (smt_active(sim)) {
 		has_idle_core = sd_llc_shared(sim, (unsigned)target)->has_idle_cores;   /* test_idle_cores() */
 		if (!has_idle_core && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 			i = select_idle_smt(sim, p, (unsigned)prev);
 			if (i >= 0)
-				return sis_return(sim, SS_SIS_SMT, i);
+				return sis_done(sim, p, target, &a, SS_SIS_SMT, i);
 		}
 	}
+	if (has_idle_core && sim->measuring) {
+		sim->res->sis.core_searches++;
+		sim->res->llc[t->cpu[target].llc_index].sis.core_searches++;
+	}
 
-	i = ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
+	i = scan ? scan(sim, p, has_idle_core, target) : ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
 	if (i >= 0)
-		return sis_return(sim, SS_SIS_IDLE_CPU, i);
-	return sis_return(sim, SS_SIS_FALLBACK, target);
+		return sis_done(sim, p, target, &a, SS_SIS_IDLE_CPU, i);
+	return sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
+}
+
+/* ------------------------------------------------------------ shared steps for policies */
+
+int ss_select_idle_smt(struct ss_sim *sim, struct ss_task *p, int target)
+{
+	return select_idle_smt(sim, p, (unsigned)target);
+}
+
+int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_t *cpus, int *idle_cpu)
+{
+	unsigned probes = 0;
+	return select_idle_core(sim, p, (unsigned)core, cpus, idle_cpu, &probes);
+}
+
+/*
+ * select_idle_cpu()'s loop (kernel v6.6 fair.c) over mask ∩ p->cpus_ptr
+ * with the caller's budget *nr instead of SIS_PROP/SIS_UTIL's. Unlike the
+ * kernel's "if (!--nr) return -1" (nr - 1 probes), *nr is the number of CPUs
+ * still to probe at most, decreased per probe.
+ */
+int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
+			  bool has_idle_core, long *nr)
+{
+	uint64_t *cpus = sim->scratch_mask;
+	struct ss_cpumask_wrap it;
+	int idle_cpu = -1, i;
+	unsigned cpu, probes = 0;
+
+	sim->scan_walked_all = false;
+	ss_cpumask_and(cpus, mask, p->cpus_ptr, sim->nr_words);
+	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
+	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+		if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
+			continue;
+		if (has_idle_core) {
+			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
+			if (i >= 0)
+				return i;
+		} else {
+			if (*nr == 0)
+				return -1;
+			if (*nr > 0)
+				(*nr)--;
+			idle_cpu = __select_idle_cpu(sim, cpu);
+			if (idle_cpu >= 0)
+				return idle_cpu;
+		}
+	}
+	sim->scan_walked_all = idle_cpu < 0;
+	return idle_cpu;
 }
 
 /* ------------------------------------------------------------ select_task_rq_fair */
 
 /*
- * select_task_rq_fair(), kernel v6.6 fair.c, wakeup path (WF_TTWU). The
- * waking CPU is sim->this_cpu and the waker sim->current. SD_BALANCE_WAKE is
- * never set (sd_init), so a wakeup always takes the fast path; the fork/exec
- * slow path (find_idlest_cpu) is not reached by this model's workloads.
+ * select_task_rq_fair(), kernel v6.6 fair.c. The waking CPU is
+ * sim->this_cpu and the waker sim->current. SD_BALANCE_WAKE is never set
+ * (sd_init), so a wakeup (WF_TTWU) takes the fast path; a fork (WF_FORK =
+ * SD_BALANCE_FORK: "SD_flags and WF_flags share the first nibble") walks up
+ * to the highest SD_BALANCE_FORK domain and takes the slow path,
+ * find_idlest_cpu() (fork.c).
  */
-int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+static int wake_target_sd(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags,
+			  const struct ss_sched_domain **sdp)
 {
 	const struct ss_cpu_topo *ct = &sim->topo->cpu[sim->this_cpu];
+	const struct ss_sched_domain *sd = NULL;
 	bool sync = (wake_flags & WF_SYNC) && sim->current;
 	int cpu = (int)sim->this_cpu;
 	int new_cpu = prev_cpu;
 	bool want_affine = false;
+	int sd_flag = wake_flags & 0xF;
 
 	if (wake_flags & WF_TTWU) {
 		ss_record_wakee(sim, p);
@@ -424,13 +712,34 @@ int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, 
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) && ss_cpumask_test(tmp->span, (unsigned)prev_cpu)) {
 			if (cpu != prev_cpu)
 				new_cpu = ss_wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
+			sd = NULL;   /* prefer wake_affine over balance flags */
 			break;
 		}
-		/* sd_flag (SD_BALANCE_WAKE) is never set: without want_affine the walk stops */
-		if (!want_affine)
+		if (tmp->flags & (unsigned)sd_flag)
+			sd = tmp;
+		else if (!want_affine)
 			break;
 	}
-	return ss_select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	*sdp = sd;
+	return new_cpu;
+}
+
+/* The wake_affine() half of select_task_rq_fair(): new_cpu before the fast or slow path. */
+int ss_wake_target(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	const struct ss_sched_domain *sd;
+	return wake_target_sd(sim, p, prev_cpu, wake_flags, &sd);
+}
+
+int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	const struct ss_sched_domain *sd;
+	int new_cpu = wake_target_sd(sim, p, prev_cpu, wake_flags, &sd);
+	if (sd)   /* slow path */
+		return ss_find_idlest_cpu(sim, sd, p, (int)sim->this_cpu, prev_cpu, wake_flags & 0xF);
+	if (wake_flags & WF_TTWU)   /* fast path */
+		return ss_select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	return new_cpu;
 }
 
 /* ------------------------------------------------------------ SIS_UTIL writer */

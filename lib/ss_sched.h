@@ -14,6 +14,7 @@
 #include "simsched/features.h"
 #include "simsched/params.h"
 #include "simsched/pelt.h"
+#include "simsched/policy.h"
 #include "simsched/rng.h"
 #include "simsched/sim.h"
 #include "simsched/stats.h"
@@ -97,8 +98,11 @@ struct ss_task {
 	struct ss_event ev_timer;      /* sleep end */
 	struct ss_event ev_arrive;     /* arrival after ttwu */
 	const uint64_t *cpus_ptr;      /* affinity, shared */
-	uint64_t work_left;            /* ns of the current burst still to run (at this CPU's speed) */
-	uint64_t run_start;            /* when the current stint on CPU starts making progress */
+	uint64_t work_left;            /* ns of work of the current burst still to do, at capacity 1024, full
+	                                  frequency, alone on its core, full memory bandwidth */
+	uint64_t overhead_left;        /* wall ns of overhead before the work resumes: probing charged to
+	                                  this task, cache refill after a migration */
+	uint64_t run_start;            /* when the current stint on CPU starts making progress (ns) */
 	uint64_t wake_time;            /* ttwu start, for wakeup latency; 0 = none pending */
 	uint64_t txn_start;
 	uint64_t scan_pending;         /* ns of probing the last wakeup costs this task's CPU, not yet run */
@@ -115,6 +119,30 @@ struct ss_task {
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
 	bool has_held;
 	uint32_t nr_cpus_allowed;
+	int32_t last_ran_cpu;          /* CPU it last ran on (cache warmth), -1 = never ran */
+	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
+	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
+	uint32_t working_set_kib;      /* cache working set, KiB */
+	/* the behaviour language's per-task state (docs/workloads.md) */
+	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
+	bool started;                  /* enqueued at least once (spawned and delayed tasks start later) */
+	uint32_t rr;                   /* round-robin counter of its wake/send statements */
+	uint32_t msgs, chan_cap;       /* messages in its channel, capacity */
+	uint32_t sendq_head, sendq_tail; /* senders blocked on its full channel (task id + 1, FIFO) */
+	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
+	uint32_t recv_left;            /* messages still to take for the current recv */
+	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
+	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
+};
+
+enum ss_block { SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER };
+
+/** A mutex or barrier of the plan (slot numbering: struct ss_wl_plan). */
+struct ss_sync_obj {
+	uint32_t owner;                /* mutex: task id + 1, 0 = free */
+	uint32_t head, tail;           /* waiters, task id + 1, FIFO */
+	uint32_t arrived;              /* barrier: tasks waiting */
 };
 
 /* ---------------------------------------------------------------- runqueues */
@@ -148,6 +176,16 @@ struct ss_rq {
 	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
 	struct ss_event ev_run_end, ev_resched, ev_ilb;
 	uint64_t tick_from;            /* ns: first jiffy boundary this CPU ticks at after going busy */
+	/* costs (docs/model.md "Costs") */
+	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
+	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
+	int8_t idle_state;             /* index into topo->idle_state while idle in it, -1 = awake */
+	uint8_t menu_ptr;              /* next slot of menu_intervals */
+	uint64_t idle_entry;           /* ns: when the current idle period began */
+	uint32_t menu_intervals[8];    /* µs: the last 8 idle periods (menu governor's data->intervals) */
+	uint64_t timer_slot[4];        /* ns: expiry of sleep timers armed on this CPU (0 = free slot), for the
+	                                  governor's next-timer bound; more than 4 pending are not tracked */
+	uint64_t lock_free_at;         /* ns: rq->__lock is free from then on (direct remote enqueues) */
 };
 
 /** struct sched_domain_shared (one per LLC). */
@@ -162,13 +200,7 @@ struct ss_sd_shared {
 
 struct ss_sim;
 
-/** One parameter of a policy (--set policy.KEY=VALUE). */
-struct ss_policy_param {
-	const char *key, *unit, *doc;
-	int64_t def, min, max;
-};
-
-enum ss_cpu_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+/* struct ss_policy_param and enum ss_cpu_idle_type: simsched/policy.h */
 
 /**
  * A wake-placement policy: the ops of design.md. A policy is a named preset
@@ -187,10 +219,16 @@ struct ss_policy {
 				enum ss_cpu_idle_type idle, uint64_t sum_util, uint64_t total_capacity);
 	const struct ss_policy_param *params;
 	unsigned nr_params;
+	size_t state_size;      /* bytes of zeroed per-run state (sim->policy_state), 0 = none */
 };
 
+/** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
-/** NULL-terminated array of all policies. */
+/* lib/policies/burst.c */
+extern const struct ss_policy ss_policy_burst_threshold;
+/** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
+const struct ss_policy *ss_policy_plugin_find(const char *name);
+/** NULL-terminated array of the built-in policies. */
 const struct ss_policy *const *ss_policies(void);
 
 /* ---------------------------------------------------------------- the simulation */
@@ -211,6 +249,11 @@ struct ss_sim {
 	struct ss_task *tasks;
 	unsigned nr_tasks;
 	struct ss_wl_plan *plan;
+	struct ss_sync_obj *sync;      /* plan->nr_sync */
+	uint64_t *task_cpus;           /* per role with `cpus`: the role's mask ∩ allowed, nr_words each */
+	unsigned nr_alive;             /* tasks started and not exited */
+	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
+	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */
 	struct ss_evq evq;
 	uint64_t *allowed_mask;        /* --nodes */
 	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */
@@ -220,10 +263,13 @@ struct ss_sim {
 	unsigned nohz_nr_cpus;
 	uint64_t nohz_next_balance, nohz_next_blocked; /* jiffies */
 	bool nohz_has_blocked;
+	int64_t policy_param[8];       /* the policy's parameters: --set policy.KEY values, else defaults */
 	/* the waker context of the wakeup being placed */
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
 	unsigned this_cpu;             /* smp_processor_id() of the wakeup */
 	uint64_t scan_cost;            /* ns charged to the waker by probes so far */
+	void *policy_state;            /* policy->state_size bytes, zeroed per run */
+	bool scan_walked_all;          /* the last idle-CPU walk ran out of CPUs (no budget stop, nothing found) */
 	/* statistics */
 	bool measuring;
 	uint64_t measure_start;
@@ -234,6 +280,11 @@ struct ss_sim {
 	unsigned sample_idx, max_samples;
 	uint64_t actions_without_time;
 	GError *fatal;                 /* set when the run must abort */
+	/* costs */
+	uint16_t *core_busy;           /* per core: threads running a task (SMT contention) */
+	uint64_t *node_bw_demand;      /* per node: Σ mem_bw_mbps of running tasks homed there */
+	uint64_t *node_bw_cpus;        /* per node: nr_words mask of CPUs running a task homed there with demand */
+	uint64_t node_bw_mbps;         /* bandwidth of one node, MB/s */
 	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
 	void *trace_ctx;
 };
@@ -276,11 +327,20 @@ unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
 uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
 
+/* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
+int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int cpu,
+		       int prev_cpu, int sd_flag);
+
 /* placement.c: the shared steps of fair.c (kernel v6.6). */
 int ss_select_task_rq_fair(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
 int ss_select_idle_sibling(struct ss_sim *sim, struct ss_task *p, int prev, int target);
 int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd,
 		       bool has_idle_core, int target);
+/** util_fits_cpu() (fair.c v6.6): 1 fits, 0 not, -1 util fits but not uclamp_min; util/clamps 0..1024. */
+int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
+		     unsigned cpu);
+/** select_idle_capacity() (fair.c v6.6) over sd (sd_asym_cpucapacity of target); -1 if no CPU is idle. */
+int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target);
 int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int this_cpu,
 		   int prev_cpu, bool sync);
 bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);
@@ -308,6 +368,28 @@ uint64_t ss_get_sd_balance_interval(const struct ss_sim *sim, const struct ss_sc
 bool ss_should_we_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd,
 			  enum ss_cpu_idle_type idle);
 uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
+
+/**
+ * A simulation set up but not started (tests: build a state, call a policy):
+ * tasks are created on their start CPUs but not enqueued, every CPU is idle.
+ * NULL + *err as ss_simulate(). Free with ss_sim_destroy().
+ */
+struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err);
+void ss_sim_destroy(struct ss_sim *sim);
+
+/* core.c: costs (docs/model.md "Costs") */
+/**
+ * Wake the idle CPU rq from outside (an IPI or interrupt reaches it): returns
+ * the ns until it runs again — the IPI unless its idle state polls (send_ipi
+ * false skips it: interrupts that are not IPIs), plus the state's exit
+ * latency — and accounts both. 0 for a CPU that is not in an idle state.
+ */
+uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi);
+/** A sleep timer expiring at `expires` (ns) is armed on / fired on rq's CPU (the governor's next timer). */
+void ss_timer_armed(struct ss_rq *rq, uint64_t expires);
+void ss_timer_fired(struct ss_rq *rq, uint64_t expires);
+/** An idle CPU that was woken but got no task goes back into an idle state (menu choice). */
+void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq);
 
 /* update_avg() (sched.h): a += (s - a) / 8, signed, truncating. */
 static inline void ss_update_avg(uint64_t *avg, uint64_t sample)

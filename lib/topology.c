@@ -175,6 +175,12 @@ struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes)
 	t->nr_words = ss_cpumask_words(nr_cpus);
 	t->nr_nodes = nr_nodes;
 	t->node_reclaim_distance = RECLAIM_DISTANCE;
+	/* No cpuidle table given: the architecture's default idle (HLT on x86,
+	 * WFI on arm64, default_idle_call()), which does not poll. */
+	t->nr_idle_states = 1;
+	memcpy(t->idle_state[0].name, "WFI/HLT", sizeof "WFI/HLT");
+	t->idle_state[0].exit_latency_ns = 1000;
+	t->idle_state[0].target_residency_ns = 1000;
 	t->cpu = g_new0(struct ss_cpu_topo, nr_cpus);
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		t->cpu[i].capacity = SCHED_CAPACITY_SCALE;
@@ -642,7 +648,8 @@ static void build_domains(struct builder *bd)
 
 			flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |
 				SD_WAKE_AFFINE | SD_PREFER_SIBLING | tl->sd_flags;
-			flags |= asym_classify(bd, span);
+			/* sd_init() classifies its own span (tl->mask), before the widening above */
+			flags |= asym_classify(bd, tl->mask[cpu]);
 			/* Don't attempt to spread across CPUs of different capacities. */
 			if ((flags & SD_ASYM_CPUCAPACITY) && child)
 				child->flags &= ~SD_PREFER_SIBLING;
@@ -1210,6 +1217,14 @@ static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
 			break;
 		}
 	}
+	/* update_top_cache_domain(): lowest_flag_domain(cpu, SD_ASYM_CPUCAPACITY_FULL) */
+	c->sd_asym_cpucapacity = -1;
+	for (unsigned q = 0; q < nr; q++) {
+		if (c->sd[q].flags & SD_ASYM_CPUCAPACITY_FULL) {
+			c->sd_asym_cpucapacity = (int)q;
+			break;
+		}
+	}
 }
 
 int ss_topology_build(struct ss_topology *t, GError **err)
@@ -1251,6 +1266,11 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	build_domains(&bd);
 	build_all_groups(&bd);
 	compute_imb_numa_nr(&bd);
+	/* build_sched_domains(): has_asym |= sd->flags & SD_ASYM_CPUCAPACITY, before attaching */
+	t->asym_cpucap_active = false;
+	for (size_t i = 0; i < (size_t)bd.n * bd.nr_tl; i++)
+		if (bd.b[i].built && (bd.b[i].flags & SD_ASYM_CPUCAPACITY))
+			t->asym_cpucap_active = true;
 	for (unsigned cpu = 0; cpu < bd.n; cpu++)
 		attach_domain(&bd, cpu, degen_mask);
 
@@ -1309,6 +1329,175 @@ static void flags_text(GString *s, unsigned flags)
 		g_string_append(s, "0");
 }
 
+/* Threads of the core holding cpu, "a,b" (CPU numbers ascending). */
+static void core_text(const struct ss_topology *t, GString *s, unsigned cpu)
+{
+	const uint64_t *m = t->cpu[cpu].smt_mask;
+	bool first = true;
+
+	for (unsigned c = ss_cpumask_first(m, t->nr_cpus); c < t->nr_cpus; c = ss_cpumask_next(m, t->nr_cpus, c + 1)) {
+		g_string_append_printf(s, "%s%u", first ? "" : ",", c);
+		first = false;
+	}
+}
+
+/*
+ * The compact tree: packages > nodes > LLCs > clusters > cores (threads).
+ * Entries in order of their first CPU; a cluster line only where clusters
+ * differ from cores.
+ */
+static void tree_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s)
+{
+	unsigned n = t->nr_cpus, nw = t->nr_words;
+	bool clusters = t->nr_clusters != t->nr_cores;
+	uint64_t *seen = g_new0(uint64_t, 4 * (size_t)nw);
+	uint64_t *seen_node = seen, *seen_llc = seen + nw, *seen_cls = seen + 2 * nw, *pkg = seen + 3 * nw;
+
+	g_string_append_printf(s, "tree (package > node > llc%s > core threads):\n", clusters ? " > cluster" : "");
+	for (unsigned p = 0; p < t->nr_packages; p++) {
+		bool printed = false;
+
+		ss_cpumask_zero(pkg, nw);
+		for (unsigned c = 0; c < n; c++)
+			if (t->cpu[c].package == p)
+				ss_cpumask_set(pkg, c);
+		for (unsigned c = ss_cpumask_first(pkg, n); c < n; c = ss_cpumask_next(pkg, n, c + 1)) {
+			const struct ss_cpu_topo *ct = &t->cpu[c];
+
+			if (!printed) {
+				g_string_append_printf(s, "package %u: %s\n", p, cpulist(t, fb, pkg));
+				printed = true;
+			}
+			if (!ss_cpumask_test(seen_node, c)) {
+				ss_cpumask_or(seen_node, seen_node, ct->node_mask, nw);
+				g_string_append_printf(s, "  node %u: %s\n", ct->node, cpulist(t, fb, ct->node_mask));
+			}
+			if (!ss_cpumask_test(seen_llc, c)) {
+				ss_cpumask_or(seen_llc, seen_llc, ct->llc_mask, nw);
+				g_string_append_printf(s, "    llc %s:", cpulist(t, fb, ct->llc_mask));
+				if (clusters)
+					g_string_append_c(s, '\n');
+				else
+					for (unsigned d = c; d < n; d = ss_cpumask_next(ct->llc_mask, n, d + 1))
+						if (ss_cpumask_first(t->cpu[d].smt_mask, n) == d) {
+							g_string_append_c(s, ' ');
+							core_text(t, s, d);
+						}
+				if (!clusters)
+					g_string_append_c(s, '\n');
+			}
+			if (clusters && !ss_cpumask_test(seen_cls, c)) {
+				ss_cpumask_or(seen_cls, seen_cls, ct->cluster_mask, nw);
+				g_string_append_printf(s, "      cluster %s:", cpulist(t, fb, ct->cluster_mask));
+				for (unsigned d = c; d < n; d = ss_cpumask_next(ct->cluster_mask, n, d + 1))
+					if (ss_cpumask_first(t->cpu[d].smt_mask, n) == d) {
+						g_string_append_c(s, ' ');
+						core_text(t, s, d);
+					}
+				g_string_append_c(s, '\n');
+			}
+		}
+	}
+	g_free(seen);
+}
+
+/* "SMT(2) -> MC(16) -> ..." of one CPU */
+static void stack_text(const struct ss_topology *t, GString *s, unsigned cpu)
+{
+	const struct ss_cpu_topo *ct = &t->cpu[cpu];
+
+	if (!ct->nr_sd)
+		g_string_append(s, "none");
+	for (unsigned l = 0; l < ct->nr_sd; l++)
+		g_string_append_printf(s, "%s%s(%u)", l ? " -> " : "", ct->sd[l].name, ct->sd[l].span_weight);
+}
+
+/*
+ * The per-level domain table: one row per distinct (position, level,
+ * span weight, imbalance_pct, flags), with the number of CPUs that have it;
+ * then each distinct bottom-up stack of levels with its CPUs.
+ */
+static void levels_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s)
+{
+	unsigned n = t->nr_cpus;
+	GPtrArray *stacks = g_ptr_array_new_with_free_func(g_free);
+	GArray *stack_cpu = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	unsigned max_sd = 0;
+
+	for (unsigned c = 0; c < n; c++)
+		max_sd = MAX(max_sd, t->cpu[c].nr_sd);
+	g_string_append(s, "sched domains (v6.6, per CPU bottom-up after degeneration):\n");
+	g_string_append_printf(s, "  %-5s %-5s %11s %13s %5s  %s\n", "level", "name", "span_weight", "imbalance_pct",
+			       "CPUs", "flags");
+	for (unsigned l = 0; l < max_sd; l++) {
+		bool *done = g_new0(bool, n);
+
+		for (unsigned c = 0; c < n; c++) {
+			const struct ss_sched_domain *sd;
+			unsigned count = 0;
+
+			if (done[c] || t->cpu[c].nr_sd <= l)
+				continue;
+			sd = &t->cpu[c].sd[l];
+			for (unsigned d = c; d < n; d++) {
+				const struct ss_sched_domain *e;
+
+				if (done[d] || t->cpu[d].nr_sd <= l)
+					continue;
+				e = &t->cpu[d].sd[l];
+				if (!strcmp(e->name, sd->name) && e->span_weight == sd->span_weight &&
+				    e->imbalance_pct == sd->imbalance_pct && e->flags == sd->flags) {
+					done[d] = true;
+					count++;
+				}
+			}
+			g_string_append_printf(s, "  %-5u %-5s %11u %13u %5u  ", l, sd->name, sd->span_weight,
+					       sd->imbalance_pct, count);
+			flags_text(s, sd->flags);
+			g_string_append_c(s, '\n');
+		}
+		g_free(done);
+	}
+	for (unsigned c = 0; c < n; c++) {
+		GString *st = g_string_new(NULL);
+		unsigned k;
+
+		stack_text(t, st, c);
+		for (k = 0; k < stacks->len; k++)
+			if (!strcmp(g_ptr_array_index(stacks, k), st->str))
+				break;
+		if (k == stacks->len) {
+			g_ptr_array_add(stacks, g_string_free(st, FALSE));
+			g_array_append_val(stack_cpu, c);
+		} else {
+			g_string_free(st, TRUE);
+		}
+	}
+	if (stacks->len == 1) {
+		g_string_append_printf(s, "levels: %s\n", (const char *)g_ptr_array_index(stacks, 0));
+	} else {
+		uint64_t *m = g_new0(uint64_t, t->nr_words);
+
+		for (unsigned k = 0; k < stacks->len; k++) {
+			GString *st = g_string_new(NULL);
+
+			ss_cpumask_zero(m, t->nr_words);
+			for (unsigned c = 0; c < n; c++) {
+				g_string_truncate(st, 0);
+				stack_text(t, st, c);
+				if (!strcmp(st->str, g_ptr_array_index(stacks, k)))
+					ss_cpumask_set(m, c);
+			}
+			g_string_append_printf(s, "levels of CPUs %s: %s\n", cpulist(t, fb, m),
+					       (const char *)g_ptr_array_index(stacks, k));
+			g_string_free(st, TRUE);
+		}
+		g_free(m);
+	}
+	g_ptr_array_free(stacks, TRUE);
+	g_array_free(stack_cpu, TRUE);
+}
+
 static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s)
 {
 	unsigned nn = t->nr_nodes;
@@ -1347,6 +1536,9 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 			}
 		}
 	}
+	tree_text(t, fb, s);
+	levels_text(t, fb, s);
+	g_string_append(s, "per CPU (the kernel's sched_domain debug layout):\n");
 	for (unsigned c = 0; c < t->nr_cpus; c++) {
 		const struct ss_cpu_topo *ct = &t->cpu[c];
 

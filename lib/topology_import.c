@@ -1,6 +1,6 @@
 /*
  * Import a machine from a Linux sysfs tree (/sys/devices/system/{cpu,node})
- * as topology YAML (docs/topology.md, "Import").
+ * as topology YAML (docs/topologies.md, "Import").
  *
  * The groupings follow what kernel v6.6 builds from the same information:
  * packages from physical_package_id, SMT siblings from thread_siblings_list,
@@ -11,35 +11,14 @@
  */
 #include "simsched/topology.h"
 #include "simsched/error.h"
+#include "topology_import.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
-struct imp {
-	const char *root;
-	char *cpu_dir;                 /* ROOT/sys/devices/system/cpu */
-	char *node_dir;                /* ROOT/sys/devices/system/node */
-	unsigned nr_cpus, nw;
-	GPtrArray *warnings;
-	/* per CPU masks: [0] package, [1] node, [2] llc, [3] cluster, [4] core */
-	uint64_t *lv[5];
-	unsigned *capacity;
-	/* NUMA */
-	unsigned nr_nodes;             /* online nodes as listed by sysfs */
-	unsigned *node_ids;            /* their numbers */
-	unsigned *cpu_node;            /* CPU -> index into node_ids */
-	unsigned *dist;                /* nr_nodes x nr_nodes, sysfs order */
-	bool have_dist;
-	char *vendor;
-	const char *vendor_src;
-};
-
-enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
-
-static void warn(struct imp *im, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void warn(struct imp *im, const char *fmt, ...)
+void ss_imp_warn(struct ss_imp *im, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -50,7 +29,7 @@ static void warn(struct imp *im, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t *mask_of(struct imp *im, unsigned lv, unsigned cpu)
+uint64_t *ss_imp_mask(struct ss_imp *im, unsigned lv, unsigned cpu)
 {
 	return im->lv[lv] + (size_t)cpu * im->nw;
 }
@@ -95,6 +74,11 @@ static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigne
 	uint64_t big[SS_MAX_CPUS / 64];
 	unsigned bad = 0;
 
+	if (!*txt) {
+		/* an empty list: a memory-only node's cpulist */
+		ss_cpumask_zero(m, ss_cpumask_words(nr_cpus));
+		return 0;
+	}
 	if (ss_cpumask_parse_list(txt, big, SS_MAX_CPUS, &bad) != 0) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-3,8\", CPUs < %u)",
@@ -108,7 +92,7 @@ static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigne
 }
 
 /* Read an optional cpulist file of cpuN; 1 = read into m (online CPUs only), 0 = absent. */
-static int read_cpulist(struct imp *im, const char *path, bool optional, uint64_t *m, GError **err)
+static int read_cpulist(struct ss_imp *im, const char *path, bool optional, uint64_t *m, GError **err)
 {
 	char *txt;
 	int r = read_file(path, optional, &txt, err);
@@ -140,7 +124,7 @@ static int read_int(const char *path, bool optional, gint64 min, gint64 max, gin
 	return 1;
 }
 
-static char *cpu_path(struct imp *im, unsigned cpu, const char *rel)
+static char *cpu_path(struct ss_imp *im, unsigned cpu, const char *rel)
 {
 	char dir[32];
 
@@ -153,13 +137,13 @@ static char *cpu_path(struct imp *im, unsigned cpu, const char *rel)
  * every CPU is in its own mask, and every CPU of a mask has that same mask.
  * what/file name the level for the message.
  */
-static bool check_partition(struct imp *im, unsigned lv, const char *file, GError **err)
+static bool check_partition(struct ss_imp *im, unsigned lv, const char *file, GError **err)
 {
 	unsigned *count = g_new0(unsigned, im->nr_cpus);
 	bool ok = true;
 
 	for (unsigned c = 0; c < im->nr_cpus && ok; c++) {
-		const uint64_t *m = mask_of(im, lv, c);
+		const uint64_t *m = ss_imp_mask(im, lv, c);
 		unsigned r = ss_cpumask_first(m, im->nr_cpus);
 		char *p = cpu_path(im, c, file);
 
@@ -167,7 +151,7 @@ static bool check_partition(struct imp *im, unsigned lv, const char *file, GErro
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: does not contain cpu%u itself (expected the CPUs sharing it, including itself)", p, c);
 			ok = false;
-		} else if (!ss_cpumask_equal(m, mask_of(im, lv, r), im->nw)) {
+		} else if (!ss_cpumask_equal(m, ss_imp_mask(im, lv, r), im->nw)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: disagrees with cpu%u's (expected every CPU of the list to report the same list)", p, r);
 			ok = false;
@@ -177,7 +161,7 @@ static bool check_partition(struct imp *im, unsigned lv, const char *file, GErro
 		g_free(p);
 	}
 	for (unsigned c = 0; c < im->nr_cpus && ok; c++) {
-		const uint64_t *m = mask_of(im, lv, c);
+		const uint64_t *m = ss_imp_mask(im, lv, c);
 		unsigned r = ss_cpumask_first(m, im->nr_cpus);
 
 		if (r == c && count[c] != ss_cpumask_weight(m, im->nw)) {
@@ -194,13 +178,13 @@ static bool check_partition(struct imp *im, unsigned lv, const char *file, GErro
 }
 
 /* Restrict level lv to level parent (mask &= parent's); true if anything was cut. */
-static bool restrict_to(struct imp *im, unsigned lv, unsigned parent)
+bool ss_imp_restrict(struct ss_imp *im, unsigned lv, unsigned parent)
 {
 	bool cut = false;
 
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
-		uint64_t *m = mask_of(im, lv, c);
-		const uint64_t *p = mask_of(im, parent, c);
+		uint64_t *m = ss_imp_mask(im, lv, c);
+		const uint64_t *p = ss_imp_mask(im, parent, c);
 
 		if (!ss_cpumask_subset(m, p, im->nw))
 			cut = true;
@@ -209,14 +193,14 @@ static bool restrict_to(struct imp *im, unsigned lv, unsigned parent)
 	return cut;
 }
 
-static bool is_x86(const char *vendor)
+bool ss_imp_is_x86(const char *vendor)
 {
 	return !strcmp(vendor, "intel") || !strcmp(vendor, "amd") || !strcmp(vendor, "hygon") ||
 	       !strcmp(vendor, "zhaoxin");
 }
 
 /* The vendor: ROOT/proc/cpuinfo, else cpu/modalias, else uname (live root only). */
-static void read_vendor(struct imp *im, GError **err)
+static void read_vendor(struct ss_imp *im, GError **err)
 {
 	char *path = g_build_filename(im->root, "proc", "cpuinfo", NULL);
 	char *txt = NULL;
@@ -306,13 +290,13 @@ static void read_vendor(struct imp *im, GError **err)
 	if (!im->vendor) {
 		im->vendor = g_strdup("generic");
 		im->vendor_src = "default";
-		warn(im, "%s: CPU vendor not found in proc/cpuinfo nor sys/devices/system/cpu/modalias; "
+		ss_imp_warn(im, "%s: CPU vendor not found in proc/cpuinfo nor sys/devices/system/cpu/modalias; "
 		     "using vendor \"generic\" (the kernel's default topology table)", im->root);
 	}
 	(void)err;
 }
 
-static int read_online(struct imp *im, GError **err)
+static int read_online(struct ss_imp *im, GError **err)
 {
 	char *path = g_build_filename(im->cpu_dir, "online", NULL);
 	char *txt = NULL;
@@ -348,7 +332,7 @@ out:
 }
 
 /* physical_package_id, thread siblings, cluster, capacity. */
-static int read_cpu_topology(struct imp *im, GError **err)
+static int read_cpu_topology(struct ss_imp *im, GError **err)
 {
 	gint64 *pkg = g_new0(gint64, im->nr_cpus), *core_id = g_new0(gint64, im->nr_cpus);
 	bool no_pkg = false, no_core = false, no_cls = false, have_cap = false;
@@ -384,7 +368,7 @@ static int read_cpu_topology(struct imp *im, GError **err)
 			core_id[c] = -1 - (gint64)c;   /* unique: the CPU alone */
 
 		/* SMT siblings: thread_siblings_list, or core_cpus_list (its newer name) */
-		uint64_t *core = mask_of(im, LV_CORE, c);
+		uint64_t *core = ss_imp_mask(im, LV_CORE, c);
 		p = cpu_path(im, c, "topology/thread_siblings_list");
 		r = read_cpulist(im, p, true, core, err);
 		g_free(p);
@@ -398,7 +382,7 @@ static int read_cpu_topology(struct imp *im, GError **err)
 		if (r == 0)
 			no_core = true;
 
-		uint64_t *cls = mask_of(im, LV_CLS, c);
+		uint64_t *cls = ss_imp_mask(im, LV_CLS, c);
 		p = cpu_path(im, c, "topology/cluster_cpus_list");
 		r = read_cpulist(im, p, true, cls, err);
 		g_free(p);
@@ -423,16 +407,16 @@ static int read_cpu_topology(struct imp *im, GError **err)
 	for (unsigned c = 0; c < im->nr_cpus; c++)
 		for (unsigned d = 0; d < im->nr_cpus; d++)
 			if (pkg[c] == pkg[d])
-				ss_cpumask_set(mask_of(im, LV_PKG, c), d);
+				ss_cpumask_set(ss_imp_mask(im, LV_PKG, c), d);
 	if (no_pkg)
-		warn(im, "%s/cpu*/topology/physical_package_id: missing; CPUs without it are in package 0", im->cpu_dir);
+		ss_imp_warn(im, "%s/cpu*/topology/physical_package_id: missing; CPUs without it are in package 0", im->cpu_dir);
 
 	if (no_core) {
 		/* no sibling lists: CPUs of one package with the same core_id (the CPU alone without core_id) */
-		warn(im, "%s/cpu*/topology/thread_siblings_list: missing; SMT siblings taken from core_id "
+		ss_imp_warn(im, "%s/cpu*/topology/thread_siblings_list: missing; SMT siblings taken from core_id "
 		     "(no SMT where core_id is missing too)", im->cpu_dir);
 		for (unsigned c = 0; c < im->nr_cpus; c++) {
-			uint64_t *m = mask_of(im, LV_CORE, c);
+			uint64_t *m = ss_imp_mask(im, LV_CORE, c);
 
 			ss_cpumask_zero(m, im->nw);
 			for (unsigned d = 0; d < im->nr_cpus; d++)
@@ -443,7 +427,7 @@ static int read_cpu_topology(struct imp *im, GError **err)
 	if (no_cls) {
 		/* without cluster information the kernel's cluster is the core */
 		for (unsigned c = 0; c < im->nr_cpus; c++)
-			ss_cpumask_copy(mask_of(im, LV_CLS, c), mask_of(im, LV_CORE, c), im->nw);
+			ss_cpumask_copy(ss_imp_mask(im, LV_CLS, c), ss_imp_mask(im, LV_CORE, c), im->nw);
 	}
 	if (!check_partition(im, LV_CORE, "topology/thread_siblings_list", err))
 		goto out;
@@ -460,7 +444,7 @@ out:
  * LLC of each CPU: the shared_cpu_list of its highest-level Unified or Data
  * cache. 1 = every CPU has one, 0 = some CPU has none, -1 = error.
  */
-static int read_caches(struct imp *im, GError **err)
+static int read_caches(struct ss_imp *im, GError **err)
 {
 	bool missing = false;
 
@@ -497,7 +481,7 @@ static int read_caches(struct imp *im, GError **err)
 			if (r == 0 || level <= best)
 				continue;
 			p = g_build_filename(dir, ent, "shared_cpu_list", NULL);
-			r = read_cpulist(im, p, true, mask_of(im, LV_LLC, c), err);
+			r = read_cpulist(im, p, true, ss_imp_mask(im, LV_LLC, c), err);
 			g_free(p);
 			if (r < 0)
 				goto fail;
@@ -561,7 +545,7 @@ static int cmp_uint(const void *a, const void *b)
 }
 
 /* Nodes: node*\/cpulist and node*\/distance. */
-static int read_nodes(struct imp *im, GError **err)
+static int read_nodes(struct ss_imp *im, GError **err)
 {
 	GDir *nd = g_dir_open(im->node_dir, 0, NULL);
 	GArray *ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
@@ -584,7 +568,7 @@ static int read_nodes(struct imp *im, GError **err)
 	for (unsigned c = 0; c < im->nr_cpus; c++)
 		im->cpu_node[c] = G_MAXUINT;
 	if (ids->len == 0) {
-		warn(im, "%s: no node directories; one NUMA node with distance 10", im->node_dir);
+		ss_imp_warn(im, "%s: no node directories; one NUMA node with distance 10", im->node_dir);
 		im->nr_nodes = 1;
 		im->node_ids = g_new0(unsigned, 1);
 		im->dist = g_new(unsigned, 1);
@@ -659,7 +643,7 @@ static int read_nodes(struct imp *im, GError **err)
 		}
 	}
 	if (!im->have_dist) {
-		warn(im, "%s/node*/distance: missing; using 10 locally and 20 (REMOTE_DISTANCE) between nodes", im->node_dir);
+		ss_imp_warn(im, "%s/node*/distance: missing; using 10 locally and 20 (REMOTE_DISTANCE) between nodes", im->node_dir);
 		for (unsigned i = 0; i < im->nr_nodes; i++)
 			for (unsigned j = 0; j < im->nr_nodes; j++)
 				im->dist[i * im->nr_nodes + j] = i == j ? 10 : 20;
@@ -692,7 +676,7 @@ masks:
 	for (unsigned c = 0; c < im->nr_cpus; c++)
 		for (unsigned d = 0; d < im->nr_cpus; d++)
 			if (im->cpu_node[c] == im->cpu_node[d])
-				ss_cpumask_set(mask_of(im, LV_NODE, c), d);
+				ss_cpumask_set(ss_imp_mask(im, LV_NODE, c), d);
 	rc = 0;
 out:
 	g_array_free(ids, TRUE);
@@ -707,7 +691,7 @@ static unsigned uf_find(unsigned *p, unsigned x)
 	return x;
 }
 
-static void join_packages(struct imp *im)
+void ss_imp_join_packages(struct ss_imp *im)
 {
 	unsigned *p = g_new(unsigned, im->nr_cpus);
 	bool joined = false;
@@ -716,12 +700,12 @@ static void join_packages(struct imp *im)
 		p[c] = c;
 	for (unsigned lv = LV_PKG; lv <= LV_NODE; lv++)
 		for (unsigned c = 0; c < im->nr_cpus; c++) {
-			unsigned a = uf_find(p, c), b = uf_find(p, ss_cpumask_first(mask_of(im, lv, c), im->nr_cpus));
+			unsigned a = uf_find(p, c), b = uf_find(p, ss_cpumask_first(ss_imp_mask(im, lv, c), im->nr_cpus));
 			if (a != b)
 				p[a < b ? b : a] = a < b ? a : b;
 		}
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
-		uint64_t *m = mask_of(im, LV_PKG, c);
+		uint64_t *m = ss_imp_mask(im, LV_PKG, c);
 		uint64_t *n = g_new0(uint64_t, im->nw);
 
 		for (unsigned d = 0; d < im->nr_cpus; d++)
@@ -733,12 +717,12 @@ static void join_packages(struct imp *im)
 		g_free(n);
 	}
 	if (joined)
-		warn(im, "%s: a NUMA node spans several packages; those packages are joined into one "
+		ss_imp_warn(im, "%s: a NUMA node spans several packages; those packages are joined into one "
 		     "(v6.6 builds no domain from the package except through the node)", im->node_dir);
 	g_free(p);
 }
 
-static void emit_cpus(GString *s, struct imp *im, const uint64_t *m)
+static void emit_cpus(GString *s, struct ss_imp *im, const uint64_t *m)
 {
 	unsigned len = 6 * SS_MAX_CPUS;   /* "4095," per CPU at worst */
 	char *buf = g_malloc(len);
@@ -747,9 +731,9 @@ static void emit_cpus(GString *s, struct imp *im, const uint64_t *m)
 	g_free(buf);
 }
 
-static void emit_core(GString *s, struct imp *im, unsigned first, const char *ind)
+static void emit_core(GString *s, struct ss_imp *im, unsigned first, const char *ind)
 {
-	const uint64_t *m = mask_of(im, LV_CORE, first);
+	const uint64_t *m = ss_imp_mask(im, LV_CORE, first);
 	unsigned cap = im->capacity[first];
 	bool sep = false;
 
@@ -761,7 +745,7 @@ static void emit_core(GString *s, struct imp *im, unsigned first, const char *in
 		g_string_append_printf(s, "%s%u", sep ? ", " : "", c);
 		sep = true;
 		if (im->capacity[c] != cap)
-			warn(im, "cpu%u: cpu_capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
+			ss_imp_warn(im, "cpu%u: cpu_capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
 			     c, im->capacity[c], first, cap, cap);
 	}
 	g_string_append_c(s, ']');
@@ -771,7 +755,7 @@ static void emit_core(GString *s, struct imp *im, unsigned first, const char *in
 }
 
 /* The entries of level lv inside mask `in`, each in first-CPU order. */
-static void emit_level(GString *s, struct imp *im, unsigned lv, const uint64_t *in, unsigned depth,
+static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_t *in, unsigned depth,
 		       bool clusters, unsigned *node_order, unsigned *nr_order)
 {
 	static const char *const key[NR_LV] = { "packages", "nodes", "llcs", "clusters", "cores" };
@@ -785,7 +769,7 @@ static void emit_level(GString *s, struct imp *im, unsigned lv, const uint64_t *
 	ind[MIN(depth * 2, sizeof(ind) - 1)] = 0;
 	g_string_append_printf(s, "%s%s:\n", ind, key[lv]);
 	for (unsigned c = ss_cpumask_first(in, im->nr_cpus); c < im->nr_cpus; c = ss_cpumask_next(in, im->nr_cpus, c + 1)) {
-		const uint64_t *m = mask_of(im, lv, c);
+		const uint64_t *m = ss_imp_mask(im, lv, c);
 
 		if (ss_cpumask_first(m, im->nr_cpus) != c)
 			continue;
@@ -814,19 +798,19 @@ static char *sanitize(const char *s)
 	return r;
 }
 
-static char *emit_yaml(struct imp *im, const char *name, bool llc_from_cache)
+char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note)
 {
 	GString *s = g_string_new(NULL);
 	unsigned *order = g_new(unsigned, im->nr_nodes), nr_order = 0;
 	bool clusters = false;
 	unsigned counts[NR_LV] = { 0 };
-	char *root = sanitize(im->root);
+	char *origin = sanitize(im->origin);
 
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
-		if (!ss_cpumask_equal(mask_of(im, LV_CLS, c), mask_of(im, LV_CORE, c), im->nw))
+		if (!ss_cpumask_equal(ss_imp_mask(im, LV_CLS, c), ss_imp_mask(im, LV_CORE, c), im->nw))
 			clusters = true;
 		for (unsigned lv = 0; lv < NR_LV; lv++)
-			if (ss_cpumask_first(mask_of(im, lv, c), im->nr_cpus) == c)
+			if (ss_cpumask_first(ss_imp_mask(im, lv, c), im->nr_cpus) == c)
 				counts[lv]++;
 	}
 	/* body first (it fixes the node order), header after */
@@ -837,15 +821,14 @@ static char *emit_yaml(struct imp *im, const char *name, bool llc_from_cache)
 	emit_level(body, im, LV_PKG, all, 0, clusters, order, &nr_order);
 	g_free(all);
 
-	g_string_append_printf(s, "# Imported by `simsched topo import --sysfs` from %s (sys/devices/system/cpu, "
-			       "sys/devices/system/node).\n", root);
-	g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s, %u clusters, %u cores; "
+	g_string_append_printf(s, "# Imported by %s.\n", origin);
+	g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
 			       "vendor from %s.\n", im->nr_cpus, counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
-			       llc_from_cache ? "" : " (no cache information: kernel fallback)", counts[LV_CLS],
+			       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
 			       counts[LV_CORE], im->vendor_src);
-	g_string_append(s, "# No frequency and no costs: add them by hand (docs/topology.md).\n");
+	g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
 	if (nr_order < im->nr_nodes)
-		warn(im, "%s: %u node(s) without online CPUs left out (the topology format has no memory-only nodes)",
+		ss_imp_warn(im, "%s: %u node(s) without online CPUs left out (the topology format has no memory-only nodes)",
 		     im->node_dir, im->nr_nodes - nr_order);
 	g_string_append(s, "name: \"");
 	for (const char *p = name; *p; p++) {
@@ -865,31 +848,53 @@ static char *emit_yaml(struct imp *im, const char *name, bool llc_from_cache)
 	g_string_append(s, body->str);
 	g_string_free(body, TRUE);
 	g_free(order);
-	g_free(root);
+	g_free(origin);
 	return g_string_free(s, FALSE);
+}
+
+bool ss_imp_check_name(const char **name, GError **err)
+{
+	if (!*name)
+		*name = "imported";
+	for (const char *p = *name; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "name: contains a control character (expected printable text)");
+			return false;
+		}
+	}
+	if (!**name) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "name: empty (expected a machine name)");
+		return false;
+	}
+	return true;
+}
+
+void ss_imp_clear(struct ss_imp *im)
+{
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		g_free(im->lv[lv]);
+	g_free(im->capacity);
+	g_free(im->node_ids);
+	g_free(im->cpu_node);
+	g_free(im->dist);
+	g_free(im->vendor);
+	g_free(im->cpu_dir);
+	g_free(im->node_dir);
+	g_free(im->origin);
+	memset(im, 0, sizeof(*im));
 }
 
 char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err)
 {
-	struct imp im = { 0 };
+	struct ss_imp im = { 0 };
 	char *out = NULL;
 
 	g_return_val_if_fail(err == NULL || *err == NULL, NULL);
 	im.root = root && *root ? root : "/";
 	im.warnings = warnings;
-	if (!name)
-		name = "imported";
-	for (const char *p = name; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
-				    "name: contains a control character (expected printable text)");
-			return NULL;
-		}
-	}
-	if (!*name) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "name: empty (expected a machine name)");
+	if (!ss_imp_check_name(&name, err))
 		return NULL;
-	}
 	im.cpu_dir = g_build_filename(im.root, "sys", "devices", "system", "cpu", NULL);
 	im.node_dir = g_build_filename(im.root, "sys", "devices", "system", "node", NULL);
 	if (!g_file_test(im.cpu_dir, G_FILE_TEST_IS_DIR)) {
@@ -907,13 +912,13 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
 		goto out;
 	if (read_nodes(&im, err) < 0)
 		goto out;
-	join_packages(&im);
-	if (restrict_to(&im, LV_NODE, LV_PKG)) /* cannot happen after join_packages */
-		warn(&im, "%s: node split at package boundaries", im.node_dir);
+	ss_imp_join_packages(&im);
+	if (ss_imp_restrict(&im, LV_NODE, LV_PKG)) /* cannot happen after join_packages */
+		ss_imp_warn(&im, "%s: node split at package boundaries", im.node_dir);
 
 	/* SMT siblings must lie within one node */
 	for (unsigned c = 0; c < im.nr_cpus; c++) {
-		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_NODE, c), im.nw)) {
+		if (!ss_cpumask_subset(ss_imp_mask(&im, LV_CORE, c), ss_imp_mask(&im, LV_NODE, c), im.nw)) {
 			char *p = cpu_path(&im, c, "topology/thread_siblings_list");
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: SMT siblings in different NUMA nodes (expected a core's threads in one node)", p);
@@ -926,34 +931,34 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
 	if (llc < 0)
 		goto out;
 	if (llc == 0) {
-		if (is_x86(im.vendor)) {
+		if (ss_imp_is_x86(im.vendor)) {
 			/*
 			 * x86 (v6.6 arch/x86/kernel/smpboot.c): cpu_coregroup_mask() is
 			 * cpu_llc_shared_mask(), which without an LLC id holds the CPU
 			 * alone; build_sched_domain() then widens MC to its SMT child
 			 * ("arch topology borken"), so the LLC is the core.
 			 */
-			warn(&im, "%s/cpu*/cache: no cache information; each core is its own LLC "
+			ss_imp_warn(&im, "%s/cpu*/cache: no cache information; each core is its own LLC "
 			     "(x86 cpu_llc_shared_mask() without an LLC id, widened to the SMT siblings)", im.cpu_dir);
 			for (unsigned c = 0; c < im.nr_cpus; c++)
-				ss_cpumask_copy(mask_of(&im, LV_LLC, c), mask_of(&im, LV_CORE, c), im.nw);
+				ss_cpumask_copy(ss_imp_mask(&im, LV_LLC, c), ss_imp_mask(&im, LV_CORE, c), im.nw);
 		} else {
 			/*
 			 * arm64/riscv (v6.6 drivers/base/arch_topology.c): cpu_coregroup_mask()
 			 * is the package (core_sibling) within the node when no LLC is known.
 			 */
-			warn(&im, "%s/cpu*/cache: no cache information; the LLC is the package within the node "
+			ss_imp_warn(&im, "%s/cpu*/cache: no cache information; the LLC is the package within the node "
 			     "(arch_topology cpu_coregroup_mask() without llc_sibling)", im.cpu_dir);
 			for (unsigned c = 0; c < im.nr_cpus; c++)
-				ss_cpumask_and(mask_of(&im, LV_LLC, c), mask_of(&im, LV_PKG, c),
-					       mask_of(&im, LV_NODE, c), im.nw);
+				ss_cpumask_and(ss_imp_mask(&im, LV_LLC, c), ss_imp_mask(&im, LV_PKG, c),
+					       ss_imp_mask(&im, LV_NODE, c), im.nw);
 		}
 	}
-	if (restrict_to(&im, LV_LLC, LV_NODE))
-		warn(&im, "%s/cpu*/cache: an LLC spans several NUMA nodes (or packages); split at node boundaries, "
+	if (ss_imp_restrict(&im, LV_LLC, LV_NODE))
+		ss_imp_warn(&im, "%s/cpu*/cache: an LLC spans several NUMA nodes (or packages); split at node boundaries, "
 		     "as x86 match_llc() does for Sub-NUMA Clustering", im.cpu_dir);
 	for (unsigned c = 0; c < im.nr_cpus; c++) {
-		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_LLC, c), im.nw)) {
+		if (!ss_cpumask_subset(ss_imp_mask(&im, LV_CORE, c), ss_imp_mask(&im, LV_LLC, c), im.nw)) {
 			char *p = cpu_path(&im, c, "topology/thread_siblings_list");
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: SMT siblings do not share the LLC (expected a core's threads within one cache/index*/shared_cpu_list)", p);
@@ -961,28 +966,22 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
 			goto out;
 		}
 	}
-	if (restrict_to(&im, LV_CLS, LV_LLC))
-		warn(&im, "%s/cpu*/topology/cluster_cpus_list: a cluster is larger than its LLC; cut to the LLC",
+	if (ss_imp_restrict(&im, LV_CLS, LV_LLC))
+		ss_imp_warn(&im, "%s/cpu*/topology/cluster_cpus_list: a cluster is larger than its LLC; cut to the LLC",
 		     im.cpu_dir);
 	for (unsigned c = 0; c < im.nr_cpus; c++) {
-		if (!ss_cpumask_subset(mask_of(&im, LV_CORE, c), mask_of(&im, LV_CLS, c), im.nw)) {
-			warn(&im, "%s/cpu*/topology/cluster_cpus_list: cpu%u's cluster does not hold its SMT siblings; "
+		if (!ss_cpumask_subset(ss_imp_mask(&im, LV_CORE, c), ss_imp_mask(&im, LV_CLS, c), im.nw)) {
+			ss_imp_warn(&im, "%s/cpu*/topology/cluster_cpus_list: cpu%u's cluster does not hold its SMT siblings; "
 			     "cluster information ignored (one cluster per core)", im.cpu_dir, c);
 			for (unsigned d = 0; d < im.nr_cpus; d++)
-				ss_cpumask_copy(mask_of(&im, LV_CLS, d), mask_of(&im, LV_CORE, d), im.nw);
+				ss_cpumask_copy(ss_imp_mask(&im, LV_CLS, d), ss_imp_mask(&im, LV_CORE, d), im.nw);
 			break;
 		}
 	}
-	out = emit_yaml(&im, name, llc > 0);
+	im.origin = g_strdup_printf("`simsched topo import --sysfs` from %s (sys/devices/system/cpu, "
+				    "sys/devices/system/node)", im.root);
+	out = ss_imp_emit_yaml(&im, name, llc > 0 ? NULL : "(no cache information: kernel fallback)");
 out:
-	for (unsigned lv = 0; lv < NR_LV; lv++)
-		g_free(im.lv[lv]);
-	g_free(im.capacity);
-	g_free(im.node_ids);
-	g_free(im.cpu_node);
-	g_free(im.dist);
-	g_free(im.vendor);
-	g_free(im.cpu_dir);
-	g_free(im.node_dir);
+	ss_imp_clear(&im);
 	return out;
 }

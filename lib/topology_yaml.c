@@ -1,5 +1,5 @@
 /*
- * Topology YAML (docs/topology.md) → struct ss_topology → ss_topology_build().
+ * Topology YAML (docs/topologies.md) → struct ss_topology → ss_topology_build().
  *
  * The document is read with libyaml's document API; every node keeps its
  * start mark, so each error names file:line:col (1-based) of the offending
@@ -629,21 +629,99 @@ static bool parse_frequency(struct yctx *c, const yaml_node_t *n, struct ss_topo
 
 static bool parse_costs(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
 {
-	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns" };
-	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns };
+	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "smt_contention_pct",
+					     "node_bandwidth_mbps" };
+	static const unsigned max[] = { MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, 1000, 100000000 };
+	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns, &t->smt_contention_pct,
+			    &t->node_bandwidth_mbps };
 
 	if (n->type != YAML_MAPPING_NODE) {
-		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns}");
+		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns, smt_contention_pct, node_bandwidth_mbps}");
 		return false;
 	}
-	if (!check_keys(c, n, "'costs'", keys, 3, -1))
+	if (!check_keys(c, n, "'costs'", keys, G_N_ELEMENTS(keys), -1))
 		return false;
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < G_N_ELEMENTS(keys); i++) {
 		yaml_node_t *v = get_key(c, n, keys[i], NULL);
 
-		if (v && !get_uint(c, v, keys[i], 0, MAX_COST_NS, dst[i]))
+		if (v && !get_uint(c, v, keys[i], 0, max[i], dst[i]))
 			return false;
 	}
+	return true;
+}
+
+/*
+ * idle_states: [{name: C1, exit_latency_us: 2, target_residency_us: 2}, ...] —
+ * the cpuidle table, shallowest first, as drivers/idle/intel_idle.c lists it
+ * (POLL, when given, has polling: true and zero latency).
+ */
+static bool parse_idle_states(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
+{
+	static const char *const keys[] = { "name", "exit_latency_us", "target_residency_us", "polling" };
+	unsigned i = 0;
+
+	if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.top == n->data.sequence.items.start) {
+		type_err(c, n, "idle_states", "a non-empty list of {name, exit_latency_us, target_residency_us[, polling]}");
+		return false;
+	}
+	if (n->data.sequence.items.top - n->data.sequence.items.start > SS_MAX_IDLE_STATES) {
+		yerr(c, n->start_mark, "%d idle states (expected at most %d)",
+		     (int)(n->data.sequence.items.top - n->data.sequence.items.start), SS_MAX_IDLE_STATES);
+		return false;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+		yaml_node_t *m = ynode(c, *it), *v;
+		struct ss_idle_state *st = &t->idle_state[i];
+		unsigned lat, res;
+		char *name;
+
+		if (m->type != YAML_MAPPING_NODE) {
+			type_err(c, m, "an idle state", "a mapping {name, exit_latency_us, target_residency_us[, polling]}");
+			return false;
+		}
+		if (!check_keys(c, m, "an idle state", keys, G_N_ELEMENTS(keys), -1))
+			return false;
+		for (unsigned k = 0; k < 3; k++) {
+			if (!get_key(c, m, keys[k], NULL)) {
+				yerr(c, m->start_mark, "the idle state has no '%s' (expected name, exit_latency_us, target_residency_us)",
+				     keys[k]);
+				return false;
+			}
+		}
+		if (!(name = get_string(c, get_key(c, m, "name", NULL), "name")))
+			return false;
+		if (!*name || strlen(name) >= sizeof st->name) {
+			yerr(c, get_key(c, m, "name", NULL)->start_mark, "idle state name '%s' (expected 1 to %zu characters)", name,
+			     sizeof st->name - 1);
+			g_free(name);
+			return false;
+		}
+		memcpy(st->name, name, strlen(name) + 1);
+		g_free(name);
+		if (!get_uint(c, get_key(c, m, "exit_latency_us", NULL), "exit_latency_us", 0, 1000000, &lat) ||
+		    !get_uint(c, get_key(c, m, "target_residency_us", NULL), "target_residency_us", 0, 10000000, &res))
+			return false;
+		st->exit_latency_ns = lat * 1000u;
+		st->target_residency_ns = res * 1000u;
+		if ((v = get_key(c, m, "polling", NULL))) {
+			char *b = get_string(c, v, "polling");
+			if (!b)
+				return false;
+			if (strcmp(b, "true") && strcmp(b, "false")) {
+				yerr(c, v->start_mark, "polling: '%s' (expected true or false)", b);
+				g_free(b);
+				return false;
+			}
+			st->polling = !strcmp(b, "true");
+			g_free(b);
+		}
+		if (i && (st->target_residency_ns < t->idle_state[i - 1].target_residency_ns)) {
+			yerr(c, m->start_mark, "idle state %s has a shorter target residency than %s before it (expected the table shallowest first)",
+			     st->name, t->idle_state[i - 1].name);
+			return false;
+		}
+	}
+	t->nr_idle_states = i;
 	return true;
 }
 
@@ -747,7 +825,7 @@ static int cmp_ycpu(const void *a, const void *b)
 }
 
 static const char *const machine_keys[] = {
-	"name", "vendor", "description", "node_reclaim_distance", "frequency", "costs", "numa", "capacity",
+	"name", "vendor", "description", "node_reclaim_distance", "frequency", "costs", "idle_states", "numa", "capacity",
 	"packages", "nodes", "dies", "llcs", "clusters", "cores",
 };
 
@@ -837,6 +915,8 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 	if ((v = get_key(c, root, "frequency", NULL)) && !parse_frequency(c, v, t))
 		goto fail;
 	if ((v = get_key(c, root, "costs", NULL)) && !parse_costs(c, v, t))
+		goto fail;
+	if ((v = get_key(c, root, "idle_states", NULL)) && !parse_idle_states(c, v, t))
 		goto fail;
 	if ((v = get_key(c, root, "numa", NULL)) && !parse_numa(c, v, t))
 		goto fail;

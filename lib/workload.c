@@ -20,6 +20,29 @@ _Static_assert(sizeof(struct ss_wl_cursor) <= 24, "the cursor is part of every t
  * Only C11 double arithmetic on one libm call, with -ffp-contract=off, so
  * the same stream gives the same durations on every run.
  */
+/* A drawn real number of ns, rounded half away from zero, clamped into 1..SS_WL_MAX_DURATION_NS. */
+static uint64_t to_ns(double x)
+{
+	x = round(x);
+	if (!(x >= 1.0))   /* also NaN */
+		return 1;
+	if (x >= (double)SS_WL_MAX_DURATION_NS)
+		return SS_WL_MAX_DURATION_NS;
+	return (uint64_t)x;
+}
+
+/*
+ * A standard normal deviate by the Box-Muller transform from two uniforms
+ * of the task's stream (always two draws, so the stream advances the same
+ * way whatever the values): z = sqrt(-2 ln(1 - u1)) cos(2 pi u2).
+ */
+static double std_normal(struct ss_rng *r)
+{
+	double u1 = ss_rng_double(r), u2 = ss_rng_double(r);
+
+	return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+}
+
 uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
 {
 	switch (d->kind) {
@@ -45,6 +68,30 @@ uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
 			return ss_rng_next(r);
 		return d->a + ss_rng_below(r, n);
 	}
+	case SS_DIST_NORMAL:
+		return to_ns((double)d->a + (double)d->b * std_normal(r));
+	case SS_DIST_LOGNORMAL: {
+		/* mean m and standard deviation s of the value itself:
+		 * sigma^2 = ln(1 + s^2/m^2), mu = ln(m) - sigma^2/2 */
+		double m = (double)d->a, sd = (double)d->b;
+		double s2 = log(1.0 + (sd * sd) / (m * m));
+		double mu = log(m) - s2 / 2.0;
+
+		return to_ns(exp(mu + sqrt(s2) * std_normal(r)));
+	}
+	case SS_DIST_EMPIRICAL: {
+		uint64_t x;
+
+		if (!d->nr_bins || !d->a)
+			return 1;
+		x = ss_rng_below(r, d->a);
+		for (uint32_t i = 0; i < d->nr_bins; i++) {
+			if (x < d->bins[i].weight)
+				return d->bins[i].ns;
+			x -= d->bins[i].weight;
+		}
+		return d->bins[d->nr_bins - 1].ns;
+	}
 	}
 	return d->a;
 }
@@ -53,6 +100,7 @@ static void role_clear(struct ss_wl_role *r)
 {
 	g_free(r->name);
 	g_free(r->insn);
+	g_free(r->cpus);
 }
 
 void ss_workload_free(struct ss_workload *w)
@@ -62,6 +110,12 @@ void ss_workload_free(struct ss_workload *w)
 	for (unsigned i = 0; i < w->nr_roles; i++)
 		role_clear(&w->role[i]);
 	g_free(w->role);
+	for (unsigned i = 0; i < w->nr_sync; i++)
+		g_free(w->sync[i].name);
+	g_free(w->sync);
+	if (w->tables)
+		g_ptr_array_free(w->tables, TRUE);
+	g_free(w->metric_roles);
 	g_free(w->name);
 	g_free(w->description);
 	g_free(w->source);
@@ -106,6 +160,11 @@ const char *ss_workload_role_name(const struct ss_workload *w, unsigned role)
 	return role < w->nr_roles ? w->role[role].name : NULL;
 }
 
+unsigned ss_workload_tasks_per_instance(const struct ss_workload *w)
+{
+	return w->tasks_per_instance;
+}
+
 unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w)
 {
 	return w->ipc_x1000;
@@ -141,28 +200,56 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 		inst = (x * w->ipc_x1000 + den / 2) / den;
 	if (inst < 1)
 		inst = 1;
-	if (inst > SS_WL_MAX_TASKS / w->nr_roles) {
+	if (inst > SS_WL_MAX_TASKS / w->tasks_per_instance) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
 			    "workload '%s': %u.%02u %% of %u CPUs is too many %ss (expected at most %u tasks, %u per %s)",
 			    w->name, load_pct_x100 / 100, load_pct_x100 % 100, nr_cpus, w->instance,
-			    SS_WL_MAX_TASKS, w->nr_roles, w->instance);
+			    SS_WL_MAX_TASKS, w->tasks_per_instance, w->instance);
 		return NULL;
 	}
 
 	p = g_new0(struct ss_wl_plan, 1);
 	p->wl = w;
 	p->nr_instances = (unsigned)inst;
-	p->nr_tasks = p->nr_instances * w->nr_roles;
+	p->tasks_per_instance = w->tasks_per_instance;
+	p->nr_tasks = p->nr_instances * w->tasks_per_instance;
 	p->task = g_new0(struct ss_wl_task, p->nr_tasks);
+	p->nr_sync = p->nr_instances * w->nr_local_sync + (w->nr_sync - w->nr_local_sync);
+	p->sync_parties = g_new0(uint32_t, p->nr_sync ? p->nr_sync : 1);
+	for (unsigned s = 0; s < w->nr_sync; s++) {
+		const struct ss_wl_sync *so = &w->sync[s];
+
+		if (!so->barrier)
+			continue;
+		if (so->shared)
+			p->sync_parties[p->nr_instances * w->nr_local_sync + (s - w->nr_local_sync)] =
+				so->parties * p->nr_instances;
+		else
+			for (unsigned i = 0; i < p->nr_instances; i++)
+				p->sync_parties[i * w->nr_local_sync + s] = so->parties;
+	}
 	for (unsigned i = 0; i < p->nr_instances; i++) {
-		for (unsigned r = 0; r < w->nr_roles; r++, t++) {
+		for (unsigned r = 0; r < w->nr_roles; r++) {
+		for (unsigned k = 0; k < w->role[r].count; k++, t++) {
 			const struct ss_wl_role *role = &w->role[r];
 			struct ss_wl_task *task = &p->task[t];
 
-			task->path = g_strdup_printf("%s[%u]/%s", w->instance, i, role->name);
+			if (role->count > 1)
+				task->path = g_strdup_printf("%s[%u]/%s[%u]", w->instance, i, role->name, k);
+			else
+				task->path = g_strdup_printf("%s[%u]/%s", w->instance, i, role->name);
 			task->role = r;
 			task->instance = i;
+			task->replica = k;
+			task->spawned = role->spawned;
+			task->start_after_ns = role->start_after_ns;
+			task->stop_after_ns = role->stop_after_ns;
+			task->cpus = role->cpus;
+			task->channel_capacity = role->channel_capacity;
 			task->nice = role->nice;
+			task->working_set_kib = role->working_set_kib;
+			task->mem_bw_mbps = role->mem_bw_mbps;
+			task->mem_node = role->mem_node;
 			switch (role->start) {
 			case SS_START_ANY:
 				task->start_cpu = -1;
@@ -175,6 +262,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 				break;
 			}
 		}
+		}
 	}
 	return p;
 }
@@ -186,6 +274,7 @@ void ss_wl_plan_free(struct ss_wl_plan *p)
 	for (unsigned i = 0; i < p->nr_tasks; i++)
 		g_free(p->task[i].path);
 	g_free(p->task);
+	g_free(p->sync_parties);
 	g_free(p);
 }
 
@@ -209,7 +298,9 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 
 	out->kind = SS_ACT_EXIT;
 	out->sync = false;
+	out->pick = SS_PICK_ONE;
 	out->target = 0;
+	out->nr = 0;
 	out->count = 0;
 	out->ns = 0;
 	if (!p || task >= p->nr_tasks)
@@ -232,10 +323,73 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			c->pc++;
 			return;
 		case SS_OP_WAKE:
-			out->kind = SS_ACT_WAKE;
+		case SS_OP_SEND: {
+			const struct ss_wl_role *tr = &p->wl->role[in->arg];
+			uint32_t base = t->instance * p->tasks_per_instance + tr->first;
+
+			out->kind = in->op == SS_OP_WAKE ? SS_ACT_WAKE : SS_ACT_SEND;
 			out->sync = in->sync;
-			out->target = t->instance * p->wl->nr_roles + in->arg;
+			out->target = base;
+			out->nr = tr->count;
+			switch ((enum ss_wl_which)in->which) {
+			case SS_WHICH_SAME:
+				out->target = base + t->replica % tr->count;
+				break;
+			case SS_WHICH_INDEX:
+				out->target = base + in->index;
+				break;
+			case SS_WHICH_RANDOM:
+				out->target = base + (uint32_t)ss_rng_below(rng, tr->count);
+				break;
+			case SS_WHICH_ALL:
+				out->pick = SS_PICK_ALL;
+				break;
+			case SS_WHICH_RR:
+				out->pick = SS_PICK_RR;
+				break;
+			}
+			if (out->pick == SS_PICK_ONE)
+				out->nr = 1;
 			c->pc++;
+			return;
+		}
+		case SS_OP_RECV:
+			out->kind = SS_ACT_RECV;
+			out->count = in->arg;
+			c->pc++;
+			return;
+		case SS_OP_LOCK:
+		case SS_OP_UNLOCK:
+		case SS_OP_BARRIER: {
+			const struct ss_workload *w = p->wl;
+
+			out->kind = in->op == SS_OP_LOCK ? SS_ACT_LOCK : in->op == SS_OP_UNLOCK ? SS_ACT_UNLOCK : SS_ACT_BARRIER;
+			if (in->arg < w->nr_local_sync)
+				out->target = t->instance * w->nr_local_sync + in->arg;
+			else
+				out->target = p->nr_instances * w->nr_local_sync + (in->arg - w->nr_local_sync);
+			out->count = p->sync_parties[out->target];
+			c->pc++;
+			return;
+		}
+		case SS_OP_TIMER:
+			out->kind = SS_ACT_TIMER;
+			out->ns = in->dist.a;
+			c->pc++;
+			return;
+		case SS_OP_SPAWN: {
+			const struct ss_wl_role *tr = &p->wl->role[in->arg];
+
+			out->kind = SS_ACT_SPAWN;
+			out->target = t->instance * p->tasks_per_instance + tr->first;
+			out->nr = tr->count;
+			out->count = in->index;
+			c->pc++;
+			return;
+		}
+		case SS_OP_EXIT:
+			c->pc = (uint16_t)role->nr_insn;
+			c->depth = 0;
 			return;
 		case SS_OP_WAIT:
 			out->kind = SS_ACT_WAIT;

@@ -25,7 +25,18 @@ enum ss_wl_op {
 	SS_OP_TXN_END,
 	SS_OP_LOOP,       /* arg = iterations (>= 1), UINT32_MAX = forever */
 	SS_OP_ENDLOOP,    /* arg = pc of the first instruction of the body */
+	SS_OP_SEND,       /* arg = role, pick/index, sync */
+	SS_OP_RECV,       /* arg = messages */
+	SS_OP_LOCK,       /* arg = sync object */
+	SS_OP_UNLOCK,     /* arg = sync object */
+	SS_OP_TIMER,      /* dist = period (constant) */
+	SS_OP_BARRIER,    /* arg = sync object */
+	SS_OP_SPAWN,      /* arg = role, index = count */
+	SS_OP_EXIT,
 };
+
+/* WAKE/SEND target selection within the target role's set */
+enum ss_wl_which { SS_WHICH_SAME, SS_WHICH_INDEX, SS_WHICH_RANDOM, SS_WHICH_ALL, SS_WHICH_RR };
 
 #define SS_WL_FOREVER UINT32_MAX
 /* pc is a uint16_t and pc == nr_insn means "ended" */
@@ -33,7 +44,9 @@ enum ss_wl_op {
 
 struct ss_wl_insn {
 	uint8_t op;           /* enum ss_wl_op */
-	bool sync;            /* WAKE */
+	bool sync;            /* WAKE, SEND */
+	uint8_t which;        /* WAKE, SEND: enum ss_wl_which */
+	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica; SPAWN: count */
 	uint32_t arg;
 	struct ss_dist dist;  /* RUN, SLEEP */
 };
@@ -49,8 +62,25 @@ struct ss_wl_role {
 	int nice;
 	enum ss_wl_start start;
 	uint32_t start_mul, start_add;   /* SS_START_CPU: start_add is the CPU */
+	uint32_t working_set_kib;        /* working_set, KiB (0 = none) */
+	uint32_t mem_bw_mbps;            /* memory_bandwidth, MB/s (0 = none) */
+	int16_t mem_node;                /* memory_node, -1 = local */
+	uint32_t count;                  /* tasks of this role per instance (>= 1) */
+	uint32_t first;                  /* index of its first task within an instance */
+	bool spawned;
+	uint64_t start_after_ns, stop_after_ns;
+	char *cpus;                      /* cpulist or NULL */
+	uint32_t channel_capacity;
 	struct ss_wl_insn *insn;
 	uint32_t nr_insn;                /* 1..SS_WL_MAX_INSN */
+};
+
+/* A mutex or barrier named in the programs. */
+struct ss_wl_sync {
+	char *name;
+	bool barrier;                    /* else mutex */
+	bool shared;                     /* workload-wide, else one per instance */
+	uint32_t parties;                /* barrier: tasks per instance whose program names it */
 };
 
 struct ss_workload {
@@ -60,6 +90,11 @@ struct ss_workload {
 	uint32_t ipc_x1000;              /* instances_per_cpu × 1000 */
 	unsigned nr_roles;
 	struct ss_wl_role *role;
+	unsigned tasks_per_instance;
+	unsigned nr_sync, nr_local_sync;   /* objects; the local ones first (sync ids 0..nr_local_sync-1) */
+	struct ss_wl_sync *sync;
+	GPtrArray *tables;                 /* empirical tables (struct ss_dist_bin arrays), owned */
+	bool *metric_roles;                /* nr_roles, or NULL */
 };
 
 #endif

@@ -22,11 +22,14 @@
 #define MAX_NAME_LEN 64u
 #define SHOW_LEN 48                 /* characters of a bad value quoted in a message */
 
-/* A wake whose role name is resolved once all roles are known. */
+/* A name resolved once all roles are known: a wake/send/spawn target role or a sync object. */
+enum fixup_kind { FX_WAKE, FX_SEND, FX_SPAWN, FX_LOCK, FX_UNLOCK, FX_BARRIER };
 struct wake_fixup {
 	uint32_t role, pc;
+	uint8_t kind;         /* enum fixup_kind */
 	const char *name;     /* inside the YAML document */
 	yaml_mark_t mark;
+	yaml_mark_t index_mark;  /* WAKE/SEND with an index: where it is */
 };
 
 struct ctx {
@@ -38,6 +41,12 @@ struct ctx {
 	GArray *fixups;           /* struct wake_fixup */
 	bool *waits;              /* per role: has a wait ... */
 	yaml_mark_t *wait_mark;   /* ... the first one is here */
+	bool *recvs;              /* per role: has a recv ... */
+	yaml_mark_t *recv_mark;   /* ... the first one is here */
+	yaml_mark_t *role_mark;   /* per role: its mapping */
+	yaml_mark_t *channel_mark;
+	const yaml_node_t *shared;   /* top-level `shared` list, or NULL */
+	const yaml_node_t *metric_roles;  /* metric `roles` list, or NULL */
 	unsigned total_insn;
 };
 
@@ -337,11 +346,200 @@ too_long:
 	return fail(c, n->start_mark, "%s '%.*s' is too long (expected at most 1000000s)", what, slen(n), s);
 }
 
-/* DURATION | {constant: D} | {exponential: MEAN} | {uniform: [MIN, MAX]} */
+/*
+ * A quantity: DIGITS[.DIGITS] UNIT (optionally separated by spaces), UNIT one
+ * of units[] with its multiplier in the base unit. The value in the base unit
+ * must be whole; it is returned in *out (at most max). Used for working_set
+ * (base: bytes) and memory_bandwidth (base: MB/s).
+ */
+struct qunit {
+	const char *unit;
+	uint64_t mult;
+};
+
+static bool parse_quantity(struct ctx *c, const yaml_node_t *n, const char *what, const struct qunit *units,
+			   unsigned nr_units, const char *ulist, const char *base, uint64_t max, uint64_t *out)
+{
+	const char *s, *p;
+	uint64_t ip, fp = 0, mult = 0, pow10 = 1, v;
+	unsigned nd, nf = 0;
+
+	if (!want_scalar(c, n, what))
+		return false;
+	s = p = sval(n);
+	if (*p == '-')
+		return fail(c, n->start_mark, "%s '%.*s' is negative (expected a number and a unit: %s)", what,
+			    slen(n), s, ulist);
+	if (!scan_u64(&p, &ip, &nd))
+		goto too_big;
+	if (nd == 0)
+		return fail(c, n->start_mark, "%s '%.*s' is not a number and a unit (expected one of: %s)",
+			    what, slen(n), s, ulist);
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, nf++) {
+			if (nf >= 9)
+				return fail(c, n->start_mark,
+					    "%s '%.*s' has too many decimals (expected at most 9)", what, slen(n), s);
+			fp = fp * 10 + (uint64_t)(*p - '0');
+			pow10 *= 10;
+		}
+		if (nf == 0)
+			return fail(c, n->start_mark, "%s '%.*s' has no digits after '.' (expected e.g. 1.5%s)",
+				    what, slen(n), s, units[nr_units - 1].unit);
+	}
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return fail(c, n->start_mark, "%s '%.*s' has no unit (expected one of: %s)", what, slen(n), s,
+			    ulist);
+	for (unsigned i = 0; i < nr_units; i++)
+		if (!strcmp(p, units[i].unit))
+			mult = units[i].mult;
+	if (!mult)
+		return fail(c, n->start_mark, "%s '%.*s' has an unknown unit '%s' (expected one of: %s)", what,
+			    slen(n), s, p, ulist);
+	if (ip > max / mult)
+		goto too_big;
+	/* fp < 10^9 and mult <= 2^30: the product fits in 64 bits */
+	if ((fp * mult) % pow10)
+		return fail(c, n->start_mark, "%s '%.*s' is not a whole number of %s (expected a multiple of 1%s)",
+			    what, slen(n), s, base, base);
+	v = ip * mult + fp * mult / pow10;
+	if (v > max)
+		goto too_big;
+	*out = v;
+	return true;
+too_big:
+	return fail(c, n->start_mark, "%s '%.*s' is too large (expected at most %" G_GUINT64_FORMAT "%s)", what,
+		    slen(n), s, max, base);
+}
+
+/* working_set: SIZE in B, KiB, MiB or GiB; stored in KiB, rounded up. */
+static bool parse_working_set(struct ctx *c, const yaml_node_t *n, uint32_t *kib)
+{
+	static const struct qunit units[] = {
+		{ "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 }, { "GiB", 1024 * 1024 * 1024 },
+	};
+	uint64_t bytes;
+
+	if (!parse_quantity(c, n, "working_set", units, G_N_ELEMENTS(units), "B, KiB, MiB or GiB", "B",
+			    (uint64_t)SS_WL_MAX_WORKING_SET_KIB * 1024, &bytes))
+		return false;
+	*kib = (uint32_t)((bytes + 1023) / 1024);
+	return true;
+}
+
+/* memory_bandwidth: RATE in MB/s or GB/s (decimal: 1 GB/s = 1000 MB/s). */
+static bool parse_mem_bw(struct ctx *c, const yaml_node_t *n, uint32_t *mbps)
+{
+	static const struct qunit units[] = { { "MB/s", 1 }, { "GB/s", 1000 } };
+	uint64_t v;
+
+	if (!parse_quantity(c, n, "memory_bandwidth", units, G_N_ELEMENTS(units), "MB/s or GB/s", "MB/s",
+			    SS_WL_MAX_MEM_BW_MBPS, &v))
+		return false;
+	*mbps = (uint32_t)v;
+	return true;
+}
+
+/* memory_node: N (0..SS_WL_MAX_MEM_NODE) | local (-1). */
+static bool parse_mem_node(struct ctx *c, const yaml_node_t *n, int16_t *node_out)
+{
+	int64_t v;
+
+	if (!want_scalar(c, n, "memory_node"))
+		return false;
+	if (!strcmp(sval(n), "local")) {
+		*node_out = -1;
+		return true;
+	}
+	if (!(sval(n)[0] >= '0' && sval(n)[0] <= '9') && sval(n)[0] != '-' && sval(n)[0] != '+')
+		return fail(c, n->start_mark, "memory_node is '%.*s' (expected a NUMA node number 0..%d or local)",
+			    slen(n), sval(n), SS_WL_MAX_MEM_NODE);
+	if (!parse_int(c, n, "memory_node", 0, SS_WL_MAX_MEM_NODE, &v))
+		return false;
+	*node_out = (int16_t)v;
+	return true;
+}
+
+/* {mean: D, stddev: D} of a normal or lognormal distribution */
+static bool parse_mean_sd(struct ctx *c, const yaml_node_t *v, const char *what, struct ss_dist *d)
+{
+	static const char *const keys[] = { "mean", "stddev", NULL };
+	bool seen[2] = { false };
+
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v->start_mark, "%s parameters are %s (expected {mean: D, stddev: D})", what,
+			    kind_name(v));
+	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
+		const yaml_node_t *k = node(c, pr->key), *val = node(c, pr->value);
+
+		switch (map_key(c, k, keys, seen, what)) {
+		case 0:
+			if (!parse_duration(c, val, "mean", &d->a))
+				return false;
+			break;
+		case 1:
+			if (!parse_duration(c, val, "stddev", &d->b))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	if (!seen[0] || !seen[1])
+		return fail(c, v->start_mark, "%s has no '%s' (expected {mean: D, stddev: D})", what,
+			    seen[0] ? "stddev" : "mean");
+	return true;
+}
+
+/* [[D, WEIGHT], ...]: at least one row, weights >= 1, Σ weights < 2^32 */
+static bool parse_empirical(struct ctx *c, const yaml_node_t *v, struct ss_dist *d)
+{
+	ptrdiff_t nr;
+	struct ss_dist_bin *bins;
+	uint64_t total = 0;
+
+	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start)
+		return fail(c, v->start_mark,
+			    "empirical table is %s (expected a non-empty list of [DURATION, WEIGHT] rows)",
+			    v->type == YAML_SEQUENCE_NODE ? "empty" : kind_name(v));
+	nr = v->data.sequence.items.top - v->data.sequence.items.start;
+	if (nr > 65536)
+		return fail(c, v->start_mark, "empirical table has %d rows (expected at most 65536)", (int)nr);
+	bins = g_new0(struct ss_dist_bin, nr);
+	g_ptr_array_add(c->w->tables, bins);
+	for (ptrdiff_t i = 0; i < nr; i++) {
+		const yaml_node_t *row = node(c, v->data.sequence.items.start[i]);
+		int64_t wgt;
+
+		if (row->type != YAML_SEQUENCE_NODE || row->data.sequence.items.top - row->data.sequence.items.start != 2)
+			return fail(c, row->start_mark, "empirical row is %s (expected [DURATION, WEIGHT])",
+				    row->type == YAML_SEQUENCE_NODE ? "not two items" : kind_name(row));
+		if (!parse_duration(c, node(c, row->data.sequence.items.start[0]), "empirical duration", &bins[i].ns) ||
+		    !parse_int(c, node(c, row->data.sequence.items.start[1]), "empirical weight", 1, UINT32_MAX, &wgt))
+			return false;
+		bins[i].weight = (uint64_t)wgt;
+		total += (uint64_t)wgt;
+	}
+	if (total > UINT32_MAX)
+		return fail(c, v->start_mark, "empirical weights sum to %" G_GUINT64_FORMAT " (expected at most %u)",
+			    total, UINT32_MAX);
+	d->kind = SS_DIST_EMPIRICAL;
+	d->a = total;
+	d->b = 0;
+	d->bins = bins;
+	d->nr_bins = (uint32_t)nr;
+	return true;
+}
+
+/* DURATION | {constant: D} | {exponential: MEAN} | {uniform: [MIN, MAX]} | {normal: {mean, stddev}}
+ * | {lognormal: {mean, stddev}} | {empirical: [[D, W], ...]} */
 static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, struct ss_dist *d)
 {
-	static const char *const keys[] = { "constant", "exponential", "uniform", NULL };
-	bool seen[3] = { false };
+	static const char *const keys[] = { "constant", "exponential", "uniform", "normal", "lognormal",
+					    "empirical", NULL };
+	bool seen[6] = { false };
 	const yaml_node_t *k, *v, *lo, *hi;
 	int key;
 
@@ -352,11 +550,11 @@ static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, st
 	}
 	if (n->type != YAML_MAPPING_NODE)
 		return fail(c, n->start_mark,
-			    "%s is %s (expected a duration such as 5us or one of {constant: D}, {exponential: MEAN}, {uniform: [MIN, MAX]})",
+			    "%s is %s (expected a duration such as 5us or one of {constant: D}, {exponential: MEAN}, {uniform: [MIN, MAX]}, {normal: {mean, stddev}}, {lognormal: {mean, stddev}}, {empirical: [[D, WEIGHT], ...]})",
 			    what, kind_name(n));
 	if (n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1)
 		return fail(c, n->start_mark,
-			    "%s has %d keys (expected exactly one of constant, exponential or uniform)",
+			    "%s has %d keys (expected exactly one of constant, exponential, uniform, normal, lognormal or empirical)",
 			    what, (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start));
 	k = node(c, n->data.mapping.pairs.start->key);
 	v = node(c, n->data.mapping.pairs.start->value);
@@ -387,6 +585,14 @@ static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, st
 				    "uniform minimum '%.*s' is larger than the maximum '%.*s' (expected [MIN, MAX] with MIN <= MAX)",
 				    slen(lo), sval(lo), slen(hi), sval(hi));
 		return true;
+	case 3:
+		d->kind = SS_DIST_NORMAL;
+		return parse_mean_sd(c, v, "normal", d);
+	case 4:
+		d->kind = SS_DIST_LOGNORMAL;
+		return parse_mean_sd(c, v, "lognormal", d);
+	case 5:
+		return parse_empirical(c, v, d);
 	default:
 		return false;
 	}
@@ -408,23 +614,73 @@ static bool emit(struct ctx *c, GArray *code, const struct ss_wl_insn *in, yaml_
 static bool compile_block(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *seq,
 			  unsigned depth, bool *has_time, const char *what);
 
-static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m)
+/* which: same | all | random | round_robin | N (a replica index, checked against the role's count later) */
+static bool parse_which(struct ctx *c, const yaml_node_t *n, struct ss_wl_insn *in)
 {
-	static const char *const keys[] = { "task", "sync", NULL };
-	bool seen[2] = { false };
-	struct ss_wl_insn in = { .op = SS_OP_WAKE };
-	const yaml_node_t *name = NULL;
-	struct wake_fixup fx;
+	static const char *const names[] = { "same", "all", "random", "round_robin" };
+	static const uint8_t vals[] = { SS_WHICH_SAME, SS_WHICH_ALL, SS_WHICH_RANDOM, SS_WHICH_RR };
+	int64_t idx;
+
+	if (!want_scalar(c, n, "which"))
+		return false;
+	for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
+		if (!strcmp(sval(n), names[i])) {
+			in->which = vals[i];
+			return true;
+		}
+	if (sval(n)[0] < '0' || sval(n)[0] > '9')
+		return fail(c, n->start_mark,
+			    "which is '%.*s' (expected same, all, random, round_robin or a task number 0..N-1)",
+			    slen(n), sval(n));
+	if (!parse_int(c, n, "which", 0, SS_WL_MAX_TASKS - 1, &idx))
+		return false;
+	in->which = SS_WHICH_INDEX;
+	in->index = (uint32_t)idx;
+	return true;
+}
+
+static bool add_fixup(struct ctx *c, uint32_t role, uint32_t pc, enum fixup_kind kind, const yaml_node_t *name,
+		      const char *what)
+{
+	struct wake_fixup fx = { 0 };
+
+	if (!want_scalar(c, name, what))
+		return false;
+	if (!sval(name)[0])
+		return fail(c, name->start_mark, "%s is empty (expected a name)", what);
+	fx.role = role;
+	fx.pc = pc;
+	fx.kind = (uint8_t)kind;
+	fx.name = sval(name);
+	fx.mark = name->start_mark;
+	g_array_append_val(c->fixups, fx);
+	return true;
+}
+
+/* wake: ROLE | {task: ROLE, which: W, sync: B};  send: the same (sync defaults to true) */
+static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m,
+			 bool send)
+{
+	static const char *const keys[] = { "task", "which", "sync", NULL };
+	const char *stmt = send ? "send" : "wake";
+	bool seen[3] = { false };
+	struct ss_wl_insn in = { .op = send ? SS_OP_SEND : SS_OP_WAKE, .sync = send };
+	const yaml_node_t *name = NULL, *which = NULL;
 
 	if (v->type == YAML_MAPPING_NODE) {
 		for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
 			const yaml_node_t *k = node(c, pr->key), *val = node(c, pr->value);
 
-			switch (map_key(c, k, keys, seen, "wake")) {
+			switch (map_key(c, k, keys, seen, stmt)) {
 			case 0:
 				name = val;
 				break;
 			case 1:
+				if (!parse_which(c, val, &in))
+					return false;
+				which = val;
+				break;
+			case 2:
 				if (!parse_bool(c, val, "sync", &in.sync))
 					return false;
 				break;
@@ -432,23 +688,56 @@ static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_
 				return false;
 			}
 		}
+		if (send && which && in.which == SS_WHICH_ALL)
+			return fail(c, which->start_mark, "send to all (expected same, random, round_robin or a task number: a message goes to one channel)");
 		if (!name)
-			return fail(c, v->start_mark, "wake has no 'task' (expected the name of a role to wake)");
+			return fail(c, v->start_mark, "%s has no 'task' (expected the name of a role to %s)", stmt,
+				    send ? "send to" : "wake");
 	} else {
 		name = v;
 	}
-	if (!want_scalar(c, name, "the role to wake"))
+	if (name->type == YAML_SCALAR_NODE && !sval(name)[0])
+		return fail(c, name->start_mark, "%s names no role (expected the name of a role)", stmt);
+	if (!add_fixup(c, role, code->len, send ? FX_SEND : FX_WAKE, name, send ? "the role to send to" : "the role to wake"))
 		return false;
-	if (!sval(name)[0])
-		return fail(c, name->start_mark, "wake names no role (expected the name of a role)");
-	fx.role = role;
-	fx.pc = code->len;
-	fx.name = sval(name);
-	fx.mark = name->start_mark;
-	if (!emit(c, code, &in, m))
+	if (which)
+		g_array_index(c->fixups, struct wake_fixup, c->fixups->len - 1).index_mark = which->start_mark;
+	return emit(c, code, &in, m);
+}
+
+/* spawn: ROLE | {task: ROLE, count: N} */
+static bool compile_spawn(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m)
+{
+	static const char *const keys[] = { "task", "count", NULL };
+	bool seen[2] = { false };
+	struct ss_wl_insn in = { .op = SS_OP_SPAWN, .index = 1 };
+	const yaml_node_t *name = v;
+	int64_t n;
+
+	if (v->type == YAML_MAPPING_NODE) {
+		name = NULL;
+		for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
+			const yaml_node_t *k = node(c, pr->key), *val = node(c, pr->value);
+
+			switch (map_key(c, k, keys, seen, "spawn")) {
+			case 0:
+				name = val;
+				break;
+			case 1:
+				if (!parse_int(c, val, "spawn count", 1, SS_WL_MAX_TASKS, &n))
+					return false;
+				in.index = (uint32_t)n;
+				break;
+			default:
+				return false;
+			}
+		}
+		if (!name)
+			return fail(c, v->start_mark, "spawn has no 'task' (expected the name of a role with spawned: true)");
+	}
+	if (!add_fixup(c, role, code->len, FX_SPAWN, name, "the role to spawn"))
 		return false;
-	g_array_append_val(c->fixups, fx);
-	return true;
+	return emit(c, code, &in, m);
 }
 
 static bool compile_loop(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v,
@@ -535,18 +824,45 @@ static bool compile_wait(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	return emit(c, code, &in, m);
 }
 
-static const char *const stmt_keys[] = { "run", "sleep", "wake", "wait", "loop", "transaction", NULL };
+static const char *const stmt_keys[] = { "run", "sleep", "wake", "wait", "loop", "transaction", "send", "recv",
+					 "lock", "unlock", "timer", "barrier", "spawn", "exit", NULL };
+
+static bool compile_recv(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m,
+			 bool *has_time)
+{
+	struct ss_wl_insn in = { .op = SS_OP_RECV, .arg = 1 };
+	int64_t n;
+
+	if (v && !is_null(v)) {
+		if (!parse_int(c, v, "recv count", 1, UINT32_MAX, &n))
+			return false;
+		in.arg = (uint32_t)n;
+	}
+	if (!c->recvs[role]) {
+		c->recvs[role] = true;
+		c->recv_mark[role] = m;
+	}
+	*has_time = true;
+	return emit(c, code, &in, m);
+}
 
 static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *n,
 			 unsigned depth, bool *has_time)
 {
-	bool seen[6] = { false };
+	bool seen[14] = { false };
 	const yaml_node_t *k, *v;
 	struct ss_wl_insn in = { 0 };
 	ptrdiff_t npairs;
 
 	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "wait"))
 		return compile_wait(c, role, code, NULL, n->start_mark, has_time);
+	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "recv"))
+		return compile_recv(c, role, code, NULL, n->start_mark, has_time);
+	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "exit")) {
+		in.op = SS_OP_EXIT;
+		*has_time = true;   /* nothing runs after it */
+		return emit(c, code, &in, n->start_mark);
+	}
 	if (n->type != YAML_MAPPING_NODE) {
 		char *list = key_list(stmt_keys);
 
@@ -582,7 +898,7 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		*has_time = true;
 		return emit(c, code, &in, k->start_mark);
 	case 2:
-		return compile_wake(c, role, code, v, k->start_mark);
+		return compile_wake(c, role, code, v, k->start_mark, false);
 	case 3:
 		return compile_wait(c, role, code, v, k->start_mark, has_time);
 	case 4:
@@ -597,6 +913,38 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		else
 			return fail(c, v->start_mark, "transaction mark '%.*s' (expected begin or end)",
 				    slen(v), sval(v));
+		return emit(c, code, &in, k->start_mark);
+	case 6:
+		return compile_wake(c, role, code, v, k->start_mark, true);
+	case 7:
+		return compile_recv(c, role, code, v, k->start_mark, has_time);
+	case 8:
+	case 9:
+	case 11: {
+		int op = !strcmp(sval(k), "lock") ? SS_OP_LOCK : !strcmp(sval(k), "unlock") ? SS_OP_UNLOCK : SS_OP_BARRIER;
+
+		in.op = (uint8_t)op;
+		if (!add_fixup(c, role, code->len, op == SS_OP_LOCK ? FX_LOCK : op == SS_OP_UNLOCK ? FX_UNLOCK : FX_BARRIER,
+			       v, op == SS_OP_BARRIER ? "barrier name" : "mutex name"))
+			return false;
+		if (op != SS_OP_UNLOCK)
+			*has_time = true;   /* a lock or barrier may block */
+		return emit(c, code, &in, k->start_mark);
+	}
+	case 10:
+		in.op = SS_OP_TIMER;
+		in.dist.kind = SS_DIST_CONST;
+		if (!parse_duration(c, v, "timer period", &in.dist.a))
+			return false;
+		*has_time = true;
+		return emit(c, code, &in, k->start_mark);
+	case 12:
+		return compile_spawn(c, role, code, v, k->start_mark);
+	case 13:
+		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(sval(v), "true")))
+			return fail(c, v->start_mark, "exit takes no value (expected '- exit')");
+		in.op = SS_OP_EXIT;
+		*has_time = true;
 		return emit(c, code, &in, k->start_mark);
 	default:
 		return false;
@@ -677,16 +1025,21 @@ bad:
 
 static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 {
-	static const char *const keys[] = { "name", "nice", "start_cpu", "program", NULL };
-	bool seen[4] = { false }, has_time = false;
+	static const char *const keys[] = { "name", "count", "nice", "start_cpu", "cpus", "channel", "start_after",
+					    "stop_after", "spawned", "working_set", "memory_bandwidth",
+					    "memory_node", "program", NULL };
+	bool seen[13] = { false }, has_time = false;
 	struct ss_wl_role *r = &c->w->role[idx];
-	const yaml_node_t *prog = NULL, *name = NULL;
+	const yaml_node_t *prog = NULL, *name = NULL, *stop = NULL;
 	GArray *code;
-	int64_t nice;
+	int64_t nice, iv;
 
 	if (!want_kind(c, n, YAML_MAPPING_NODE, "a task role {name, program}"))
 		return false;
+	c->role_mark[idx] = n->start_mark;
 	r->start = SS_START_ANY;
+	r->mem_node = -1;
+	r->count = 1;
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
 		const yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
 
@@ -697,21 +1050,72 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 			name = v;
 			break;
 		case 1:
+			if (!parse_int(c, v, "count", 1, 65536, &nice))
+				return false;
+			r->count = (uint32_t)nice;
+			break;
+		case 2:
 			if (!parse_int(c, v, "nice", -20, 19, &nice))
 				return false;
 			r->nice = (int)nice;
 			break;
-		case 2:
+		case 3:
 			if (!parse_start_cpu(c, v, r))
 				return false;
 			break;
-		case 3:
+		case 4: {
+			uint64_t m[SS_MAX_CPUS / 64];
+			unsigned bad;
+
+			if (!want_scalar(c, v, "cpus"))
+				return false;
+			if (ss_cpumask_parse_list(sval(v), m, SS_MAX_CPUS, &bad) < 0 || !sval(v)[0])
+				return fail(c, v->start_mark,
+					    "cpus '%.*s' is not a CPU list (expected a cpulist such as 0-3,8 with CPUs 0..%u)",
+					    slen(v), sval(v), SS_MAX_CPUS - 1);
+			r->cpus = g_strdup(sval(v));
+			break;
+		}
+		case 5:
+			if (!parse_int(c, v, "channel capacity", 1, UINT32_MAX, &iv))
+				return false;
+			r->channel_capacity = (uint32_t)iv;
+			c->channel_mark[idx] = k->start_mark;
+			break;
+		case 6:
+			if (!parse_duration(c, v, "start_after", &r->start_after_ns))
+				return false;
+			break;
+		case 7:
+			if (!parse_duration(c, v, "stop_after", &r->stop_after_ns))
+				return false;
+			stop = v;
+			break;
+		case 8:
+			if (!parse_bool(c, v, "spawned", &r->spawned))
+				return false;
+			break;
+		case 9:
+			if (!parse_working_set(c, v, &r->working_set_kib))
+				return false;
+			break;
+		case 10:
+			if (!parse_mem_bw(c, v, &r->mem_bw_mbps))
+				return false;
+			break;
+		case 11:
+			if (!parse_mem_node(c, v, &r->mem_node))
+				return false;
+			break;
+		case 12:
 			prog = v;
 			break;
 		default:
 			return false;
 		}
 	}
+	if (stop && r->stop_after_ns <= r->start_after_ns)
+		return fail(c, stop->start_mark, "stop_after is not later than start_after (expected a later time)");
 	if (!name)
 		return fail(c, n->start_mark, "task has no 'name' (expected a role name such as 'client')");
 	if (g_hash_table_contains(c->role_index, r->name))
@@ -748,6 +1152,10 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *n)
 	c->w->nr_roles = (unsigned)nr;
 	c->waits = g_new0(bool, nr);
 	c->wait_mark = g_new0(yaml_mark_t, nr);
+	c->recvs = g_new0(bool, nr);
+	c->recv_mark = g_new0(yaml_mark_t, nr);
+	c->role_mark = g_new0(yaml_mark_t, nr);
+	c->channel_mark = g_new0(yaml_mark_t, nr);
 	for (ptrdiff_t i = 0; i < nr; i++)
 		if (!parse_role(c, (uint32_t)i, node(c, n->data.sequence.items.start[i])))
 			return false;
@@ -756,15 +1164,18 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *n)
 
 static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 {
-	static const char *const keys[] = { "name", "unit", "higher_is_better", NULL };
-	bool seen[3] = { false };
+	static const char *const keys[] = { "name", "unit", "higher_is_better", "bytes_per_transaction",
+					    "percentile", "roles", NULL };
+	static const char *const units[] = { "transactions/s", "MB/s", "s", "us", NULL };
+	bool seen[6] = { false };
 	struct ss_workload *w = c->w;
+	const yaml_node_t *unit = NULL, *bpt = NULL, *pct = NULL;
 
 	if (!want_kind(c, n, YAML_MAPPING_NODE, "a metric {name, unit, higher_is_better}"))
 		return false;
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
 		const yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
-		bool ok;
+		bool ok = true;
 
 		switch (map_key(c, k, keys, seen, "metric")) {
 		case 0:
@@ -772,14 +1183,51 @@ static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 			break;
 		case 1:
 			ok = parse_text(c, v, "metric unit", true, &w->metric_unit);
-			/* what this version measures: transaction end marks per second */
-			if (ok && strcmp(w->metric_unit, "transactions/s") != 0)
-				return fail(c, v->start_mark,
-					    "metric unit '%s' is not measured by this version (expected transactions/s: transaction end marks per second)",
-					    w->metric_unit);
+			unit = v;
 			break;
 		case 2:
 			ok = parse_bool(c, v, "higher_is_better", &w->metric.higher_is_better);
+			break;
+		case 3: {
+			static const struct qunit bu[] = { { "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 } };
+
+			ok = parse_quantity(c, v, "bytes_per_transaction", bu, G_N_ELEMENTS(bu), "B, KiB or MiB", "B",
+					    UINT64_C(1) << 40, &w->metric.bytes_per_txn);
+			if (ok && !w->metric.bytes_per_txn)
+				return fail(c, v->start_mark, "bytes_per_transaction is zero (expected at least 1B)");
+			bpt = v;
+			break;
+		}
+		case 4: {
+			/* 50, 90, 99, 99.9: percent with at most one decimal */
+			const char *p;
+			uint64_t ip, fp = 0;
+			unsigned nd;
+
+			if (!want_scalar(c, v, "percentile"))
+				return false;
+			p = sval(v);
+			if (!scan_u64(&p, &ip, &nd) || nd == 0 || ip > 100)
+				goto bad_pct;
+			if (*p == '.') {
+				p++;
+				if (*p < '0' || *p > '9')
+					goto bad_pct;
+				fp = (uint64_t)(*p++ - '0');
+			}
+			if (*p || ip * 10 + fp == 0 || ip * 10 + fp > 1000)
+				goto bad_pct;
+			w->metric.percentile_x10 = (unsigned)(ip * 10 + fp);
+			pct = v;
+			break;
+bad_pct:
+			return fail(c, v->start_mark, "percentile '%.*s' (expected a percent in 0.1..100 with at most one decimal, e.g. 99)",
+				    slen(v), sval(v));
+		}
+		case 5:
+			if (!want_kind(c, v, YAML_SEQUENCE_NODE, "a list of role names"))
+				return false;
+			c->metric_roles = v;
 			break;
 		default:
 			ok = false;
@@ -791,6 +1239,31 @@ static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 		if (!seen[i])
 			return fail(c, n->start_mark, "metric has no '%s' (expected name, unit and higher_is_better)",
 				    keys[i]);
+	if (!strcmp(w->metric_unit, "transactions/s")) {
+		w->metric.measure = SS_MEASURE_TXN_RATE;
+	} else if (!strcmp(w->metric_unit, "MB/s")) {
+		w->metric.measure = bpt ? SS_MEASURE_TXN_BYTES : SS_MEASURE_MEM_BW;
+	} else if (!strcmp(w->metric_unit, "s")) {
+		w->metric.measure = SS_MEASURE_FINISH;
+	} else if (!strcmp(w->metric_unit, "us")) {
+		w->metric.measure = SS_MEASURE_WAKEUP_PCT;
+		if (!pct)
+			w->metric.percentile_x10 = 990;
+	} else {
+		char *list = key_list(units);
+
+		fail(c, unit->start_mark, "metric unit '%s' is not measured by this version (expected one of: %s)",
+		     w->metric_unit, list);
+		g_free(list);
+		return false;
+	}
+	if (bpt && w->metric.measure != SS_MEASURE_TXN_BYTES)
+		return fail(c, bpt->start_mark, "bytes_per_transaction with unit '%s' (expected unit MB/s)", w->metric_unit);
+	if (pct && w->metric.measure != SS_MEASURE_WAKEUP_PCT)
+		return fail(c, pct->start_mark, "percentile with unit '%s' (expected unit us: wakeup latency)", w->metric_unit);
+	if (c->metric_roles && w->metric.measure != SS_MEASURE_WAKEUP_PCT)
+		return fail(c, c->metric_roles->start_mark, "roles with unit '%s' (expected unit us: wakeup latency)",
+			    w->metric_unit);
 	w->metric.name = w->metric_name;
 	w->metric.unit = w->metric_unit;
 	return true;
@@ -832,13 +1305,13 @@ bad:
 static bool parse_top(struct ctx *c, const yaml_node_t *root)
 {
 	static const char *const keys[] = { "name", "description", "source", "instance",
-					    "instances_per_cpu", "metric", "tasks", NULL };
-	static const char *const required[] = { "name", NULL, NULL, "instance", NULL, "metric", "tasks" };
+					    "instances_per_cpu", "metric", "tasks", "shared", NULL };
+	static const char *const required[] = { "name", NULL, NULL, "instance", NULL, "metric", "tasks", NULL };
 	static const char *const expect[] = { "the workload's name", NULL, NULL,
 					      "what one instance is, e.g. instance: pair", NULL,
 					      "metric: {name, unit, higher_is_better}",
-					      "a list of task roles" };
-	bool seen[7] = { false };
+					      "a list of task roles", NULL };
+	bool seen[8] = { false };
 	struct ss_workload *w = c->w;
 	bool ok;
 
@@ -869,6 +1342,10 @@ static bool parse_top(struct ctx *c, const yaml_node_t *root)
 		case 6:
 			ok = parse_tasks(c, v);
 			break;
+		case 7:
+			ok = want_kind(c, v, YAML_SEQUENCE_NODE, "a list of mutex and barrier names");
+			c->shared = v;
+			break;
 		default:
 			ok = false;
 		}
@@ -886,36 +1363,223 @@ static bool parse_top(struct ctx *c, const yaml_node_t *root)
 	return true;
 }
 
-/* Resolve wake targets; a role that waits must be woken by some role. */
+static char *role_names(const struct ss_workload *w)
+{
+	GString *names = g_string_new(NULL);
+
+	for (unsigned r = 0; r < w->nr_roles; r++)
+		g_string_append_printf(names, "%s%s", r ? ", " : "", w->role[r].name);
+	return g_string_free(names, FALSE);
+}
+
+static int sync_find(const GPtrArray *names, const char *name)
+{
+	for (guint i = 0; i < names->len; i++)
+		if (!strcmp(g_ptr_array_index(names, i), name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Resolve names: wake/send/spawn targets (roles), mutexes and barriers (one
+ * object per name; `shared` ones workload-wide, placed after the per-instance
+ * ones). Then check the graph: a role that waits is woken by some role, a
+ * role that receives has a channel and a sender, a send goes to a role with a
+ * channel, a spawn to a `spawned` role and every `spawned` role is spawned.
+ */
 static bool resolve(struct ctx *c)
 {
 	struct ss_workload *w = c->w;
-	bool *woken = g_new0(bool, w->nr_roles);
+	bool *woken = g_new0(bool, w->nr_roles), *sent = g_new0(bool, w->nr_roles), *spawned = g_new0(bool, w->nr_roles);
+	GPtrArray *names = g_ptr_array_new();         /* sync object names, first use order */
+	GArray *kinds = g_array_new(FALSE, TRUE, sizeof(uint8_t));   /* 1 mutex, 2 barrier */
+	GArray *marks = g_array_new(FALSE, TRUE, sizeof(yaml_mark_t));
+	bool *is_shared = NULL;
+	uint32_t *parties_mark = NULL;
+	unsigned *map = NULL;
 	bool ok = true;
+	unsigned tpi = 0;
+
+	for (unsigned r = 0; r < w->nr_roles; r++) {
+		w->role[r].first = tpi;
+		tpi += w->role[r].count;
+		if (tpi > SS_WL_MAX_TASKS) {
+			ok = fail(c, c->role_mark[r], "an instance has more than %u tasks (expected fewer)", SS_WL_MAX_TASKS);
+			goto out;
+		}
+	}
+	w->tasks_per_instance = tpi;
 
 	for (guint i = 0; ok && i < c->fixups->len; i++) {
 		const struct wake_fixup *fx = &g_array_index(c->fixups, struct wake_fixup, i);
+		struct ss_wl_insn *in = &w->role[fx->role].insn[fx->pc];
+
+		if (fx->kind == FX_LOCK || fx->kind == FX_UNLOCK || fx->kind == FX_BARRIER) {
+			uint8_t kind = fx->kind == FX_BARRIER ? 2 : 1;
+			int id = sync_find(names, fx->name);
+
+			if (id < 0) {
+				g_ptr_array_add(names, (gpointer)fx->name);
+				g_array_append_val(kinds, kind);
+				g_array_append_val(marks, fx->mark);
+				id = (int)names->len - 1;
+			} else if (g_array_index(kinds, uint8_t, id) != kind) {
+				yaml_mark_t fm = g_array_index(marks, yaml_mark_t, id);
+
+				ok = fail(c, fx->mark, "'%.*s' is used as a %s here and as a %s at line %zu (expected one name per object)",
+					  SHOW_LEN, fx->name, kind == 2 ? "barrier" : "mutex", kind == 2 ? "mutex" : "barrier",
+					  fm.line + 1);
+				break;
+			}
+			in->arg = (uint32_t)id;
+			continue;
+		}
 		gpointer v = g_hash_table_lookup(c->role_index, fx->name);
 
 		if (!v) {
-			GString *names = g_string_new(NULL);
+			char *list = role_names(w);
 
-			for (unsigned r = 0; r < w->nr_roles; r++)
-				g_string_append_printf(names, "%s%s", r ? ", " : "", w->role[r].name);
-			ok = fail(c, fx->mark, "wake of unknown role '%.*s' (expected one of: %s)", SHOW_LEN,
-				  fx->name, names->str);
-			g_string_free(names, TRUE);
+			ok = fail(c, fx->mark, "%s of unknown role '%.*s' (expected one of: %s)",
+				  fx->kind == FX_WAKE ? "wake" : fx->kind == FX_SEND ? "send" : "spawn", SHOW_LEN, fx->name, list);
+			g_free(list);
 			break;
 		}
-		w->role[fx->role].insn[fx->pc].arg = GPOINTER_TO_UINT(v) - 1;
-		woken[GPOINTER_TO_UINT(v) - 1] = true;
+		unsigned t = GPOINTER_TO_UINT(v) - 1;
+		in->arg = t;
+		if (fx->kind == FX_SPAWN) {
+			if (!w->role[t].spawned) {
+				ok = fail(c, fx->mark, "spawn of role '%s' that starts with the run (expected a role with spawned: true)",
+					  w->role[t].name);
+				break;
+			}
+			spawned[t] = true;
+			continue;
+		}
+		if ((in->which == SS_WHICH_INDEX) && in->index >= w->role[t].count) {
+			ok = fail(c, fx->index_mark, "which %u is not a task of role '%s' (expected 0..%u)", in->index,
+				  w->role[t].name, w->role[t].count - 1);
+			break;
+		}
+		if (fx->kind == FX_SEND) {
+			if (!w->role[t].channel_capacity) {
+				ok = fail(c, fx->mark, "send to role '%s' that has no channel (expected 'channel: N' in role '%s')",
+					  w->role[t].name, w->role[t].name);
+				break;
+			}
+			sent[t] = true;
+		} else {
+			woken[t] = true;
+		}
 	}
-	for (unsigned r = 0; ok && r < w->nr_roles; r++)
+	for (unsigned r = 0; ok && r < w->nr_roles; r++) {
 		if (c->waits[r] && !woken[r])
 			ok = fail(c, c->wait_mark[r],
 				  "task '%s' waits but no task wakes it (expected a 'wake: %s' in some program)",
 				  w->role[r].name, w->role[r].name);
+		else if (c->recvs[r] && !w->role[r].channel_capacity)
+			ok = fail(c, c->recv_mark[r], "task '%s' receives but has no channel (expected 'channel: N' in its role)",
+				  w->role[r].name);
+		else if (c->recvs[r] && !sent[r])
+			ok = fail(c, c->recv_mark[r], "task '%s' receives but no task sends to it (expected a 'send: %s' in some program)",
+				  w->role[r].name, w->role[r].name);
+		else if (w->role[r].spawned && !spawned[r])
+			ok = fail(c, c->role_mark[r], "role '%s' is spawned: true but no program spawns it (expected a 'spawn: %s')",
+				  w->role[r].name, w->role[r].name);
+		else if (w->role[r].spawned && w->role[r].start_after_ns)
+			ok = fail(c, c->role_mark[r], "role '%s' is spawned and has start_after (expected one of them)",
+				  w->role[r].name);
+	}
+	if (!ok)
+		goto out;
+
+	/* shared names */
+	is_shared = g_new0(bool, names->len ? names->len : 1);
+	if (c->shared) {
+		for (yaml_node_item_t *it = c->shared->data.sequence.items.start; it < c->shared->data.sequence.items.top; it++) {
+			const yaml_node_t *n = node(c, *it);
+			int id;
+
+			if (!want_scalar(c, n, "a shared name")) {
+				ok = false;
+				goto out;
+			}
+			id = sync_find(names, sval(n));
+			if (id < 0) {
+				ok = fail(c, n->start_mark, "shared '%.*s' is not a mutex or barrier of any program (expected a name used by lock or barrier)",
+					  slen(n), sval(n));
+				goto out;
+			}
+			is_shared[id] = true;
+		}
+	}
+	/* objects: per-instance first, then shared, each in first-use order */
+	w->nr_sync = names->len;
+	w->sync = g_new0(struct ss_wl_sync, w->nr_sync ? w->nr_sync : 1);
+	map = g_new0(unsigned, w->nr_sync ? w->nr_sync : 1);
+	for (int pass = 0, k = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < names->len; i++) {
+			if (is_shared[i] != (pass == 1))
+				continue;
+			map[i] = (unsigned)k;
+			w->sync[k].name = g_strdup(g_ptr_array_index(names, i));
+			w->sync[k].barrier = g_array_index(kinds, uint8_t, i) == 2;
+			w->sync[k].shared = is_shared[i];
+			if (pass == 0)
+				w->nr_local_sync = (unsigned)k + 1;
+			k++;
+		}
+	/* barrier parties: tasks per instance whose program names the barrier */
+	parties_mark = g_new0(uint32_t, w->nr_sync ? w->nr_sync : 1);
+	for (unsigned r = 0; r < w->nr_roles; r++) {
+		for (unsigned i = 0; i < w->nr_sync; i++)
+			parties_mark[i] = 0;
+		for (uint32_t pc = 0; pc < w->role[r].nr_insn; pc++) {
+			struct ss_wl_insn *in = &w->role[r].insn[pc];
+
+			if (in->op != SS_OP_LOCK && in->op != SS_OP_UNLOCK && in->op != SS_OP_BARRIER)
+				continue;
+			in->arg = map[in->arg];
+			if (in->op == SS_OP_BARRIER && !parties_mark[in->arg]) {
+				parties_mark[in->arg] = 1;
+				w->sync[in->arg].parties += w->role[r].count;
+			}
+		}
+	}
+	/* metric roles */
+	if (c->metric_roles) {
+		w->metric_roles = g_new0(bool, w->nr_roles);
+		for (yaml_node_item_t *it = c->metric_roles->data.sequence.items.start;
+		     it < c->metric_roles->data.sequence.items.top; it++) {
+			const yaml_node_t *n = node(c, *it);
+			gpointer v;
+
+			if (!want_scalar(c, n, "a role name")) {
+				ok = false;
+				goto out;
+			}
+			v = g_hash_table_lookup(c->role_index, sval(n));
+			if (!v) {
+				char *list = role_names(w);
+
+				ok = fail(c, n->start_mark, "metric role '%.*s' is unknown (expected one of: %s)", slen(n),
+					  sval(n), list);
+				g_free(list);
+				goto out;
+			}
+			w->metric_roles[GPOINTER_TO_UINT(v) - 1] = true;
+		}
+		w->metric.roles = w->metric_roles;
+	}
+out:
 	g_free(woken);
+	g_free(sent);
+	g_free(spawned);
+	g_free(is_shared);
+	g_free(parties_mark);
+	g_free(map);
+	g_ptr_array_free(names, TRUE);
+	g_array_free(kinds, TRUE);
+	g_array_free(marks, TRUE);
 	return ok;
 }
 
@@ -997,6 +1661,7 @@ struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const 
 
 	c.w = g_new0(struct ss_workload, 1);
 	c.w->ipc_x1000 = 1000;
+	c.w->tables = g_ptr_array_new_with_free_func(g_free);
 	c.role_index = g_hash_table_new(g_str_hash, g_str_equal);
 	c.fixups = g_array_new(FALSE, FALSE, sizeof(struct wake_fixup));
 	ok = parse_top(&c, root) && resolve(&c);
@@ -1004,6 +1669,10 @@ struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const 
 	g_array_free(c.fixups, TRUE);
 	g_free(c.waits);
 	g_free(c.wait_mark);
+	g_free(c.recvs);
+	g_free(c.recv_mark);
+	g_free(c.role_mark);
+	g_free(c.channel_mark);
 out:
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&ps);

@@ -9,7 +9,7 @@
 static char listbuf[4][8192];
 
 /* cpulist of m; up to 4 results live at once */
-static const char *L(const struct ss_topology *t, const uint64_t *m)
+G_GNUC_UNUSED static const char *L(const struct ss_topology *t, const uint64_t *m)
 {
 	static unsigned k;
 	char *b = listbuf[k++ % 4];
@@ -18,7 +18,7 @@ static const char *L(const struct ss_topology *t, const uint64_t *m)
 }
 
 /* load topologies/... relative to the source tree; fails the test on error */
-static struct ss_topology *load_file(const char *rel)
+G_GNUC_UNUSED static struct ss_topology *load_file(const char *rel)
 {
 	GError *err = NULL;
 	char *path = g_build_filename(SS_SOURCE_DIR, rel, NULL);

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
+#include <glib/gstdio.h>
 
 #include "simsched/topology.h"
 #include "simsched/error.h"
@@ -220,6 +221,123 @@ static void test_live(void **state)
 	g_ptr_array_free(w, TRUE);
 }
 
+/* Write ROOT/rel with text, creating directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char *p = g_build_filename(root, rel, NULL), *dir = g_path_get_dirname(p);
+
+	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+	assert_true(g_file_set_contents(p, text, -1, NULL));
+	g_free(dir);
+	g_free(p);
+}
+
+static void rm_tree(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	const char *e;
+
+	if (d) {
+		while ((e = g_dir_read_name(d))) {
+			char *p = g_build_filename(path, e, NULL);
+			rm_tree(p);
+			g_free(p);
+		}
+		g_dir_close(d);
+	}
+	g_remove(path);
+}
+
+/*
+ * The odd cases in sysfs form, built here: CPU 7 offline (so core 3,7 has
+ * one thread and sibling lists stop at 6), sparse node ids (node0, node2), a
+ * memory-only node3 (empty cpulist; it adds no NUMA level, v6.6
+ * for_each_cpu_node_but), and one L3 over both nodes (SNC: clipped to the
+ * node, x86 match_llc()).
+ */
+static void test_odd_tree(void **state)
+{
+	GError *err = NULL;
+	char *root = g_dir_make_tmp("simsched-sysfs-XXXXXX", &err);
+	char rel[128], txt[64];
+
+	assert_non_null(root);
+	put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n");
+	put(root, "sys/devices/system/cpu/online", "0-6\n");
+	for (unsigned c = 0; c < 7; c++) {
+		unsigned core = c % 4;
+
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
+		put(root, rel, "0\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/core_id", c);
+		g_snprintf(txt, sizeof(txt), "%u\n", core);
+		put(root, rel, txt);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", c);
+		g_snprintf(txt, sizeof(txt), core == 3 ? "3\n" : "%u,%u\n", core, core + 4);
+		put(root, rel, txt);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/level", c);
+		put(root, rel, "3\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/type", c);
+		put(root, rel, "Unified\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/shared_cpu_list", c);
+		put(root, rel, "0-6\n");
+	}
+	put(root, "sys/devices/system/node/node0/cpulist", "0-1,4-5\n");
+	put(root, "sys/devices/system/node/node0/distance", "10 21 17\n");
+	put(root, "sys/devices/system/node/node2/cpulist", "2-3,6\n");
+	put(root, "sys/devices/system/node/node2/distance", "21 10 28\n");
+	put(root, "sys/devices/system/node/node3/cpulist", "\n");
+	put(root, "sys/devices/system/node/node3/distance", "17 28 10\n");
+
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	char *yaml = ss_topology_import_sysfs(root, "odd", w, &err);
+	if (!yaml)
+		fail_msg("%s", err->message);
+	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "odd.yaml", &err);
+	if (!t)
+		fail_msg("%s\n%s", err->message, yaml);
+	assert_int_equal(t->nr_cpus, 7);
+	assert_int_equal(t->nr_nodes, 2);
+	assert_int_equal(ss_node_distance(t, 0, 1), 21);
+	assert_int_equal(t->nr_numa_levels, 2);            /* 10, 21: node3's 17 and 28 add nothing */
+	assert_non_null(strstr(yaml, "# node2"));
+	assert_true(has_warning(w, "without online CPUs left out"));
+	assert_true(has_warning(w, "split at node boundaries"));
+	assert_int_equal(ss_cpumask_weight(t->cpu[3].smt_mask, t->nr_words), 1);
+	assert_int_equal(t->cpu[0].llc_size, 4);
+	assert_int_equal(t->cpu[3].llc_size, 3);
+	/* CPU 0: SMT(2) MC(4) NUMA(7); CPU 3 (no sibling online): MC(3) NUMA(7) */
+	assert_int_equal(t->cpu[0].nr_sd, 3);
+	assert_string_equal(t->cpu[0].sd[0].name, "SMT");
+	assert_int_equal(t->cpu[3].nr_sd, 2);
+	assert_string_equal(t->cpu[3].sd[0].name, "MC");
+	assert_int_equal(t->cpu[3].sd[1].span_weight, 7);
+	ss_topology_free(t);
+	g_free(yaml);
+
+	/* an asymmetric SLIT is refused, saying so */
+	put(root, "sys/devices/system/node/node2/distance", "22 10 28\n");
+	g_ptr_array_set_size(w, 0);
+	assert_null(ss_topology_import_sysfs(root, "odd", w, &err));
+	assert_non_null(strstr(err->message, "not symmetric"));
+	g_clear_error(&err);
+
+	/* no distance files: 10/20 with a warning */
+	for (unsigned n = 0; n < 4; n++) {
+		g_snprintf(rel, sizeof(rel), "%s/sys/devices/system/node/node%u/distance", root, n);
+		g_remove(rel);
+	}
+	g_ptr_array_set_size(w, 0);
+	yaml = ss_topology_import_sysfs(root, "odd", w, &err);
+	assert_non_null(yaml);
+	assert_true(has_warning(w, "20 (REMOTE_DISTANCE)"));
+	assert_non_null(strstr(yaml, "- [10, 20]"));
+	g_free(yaml);
+	g_ptr_array_free(w, TRUE);
+	rm_tree(root);
+	g_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_name_and_warnings_null),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_odd_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

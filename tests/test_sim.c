@@ -110,6 +110,7 @@ static void test_token_early_wake(void **state)
 	struct ss_run_config c = config(t, w, "sis_util", 1, 0, 20000000);
 	c.load_pct_x100 = 1;   /* one instance */
 	c.params.context_switch_ns = 0;
+	c.params.idle_states = 0;   /* no idle-exit latency: exact times */
 	c.trace = record;
 	c.trace_ctx = tr;
 	GError *err = NULL;
@@ -149,6 +150,7 @@ static void test_token_wait_n(void **state)
 	tr->only_task = 0;
 	struct ss_run_config c = config(xeon, w, "sis_util", 1, 0, 20000000);
 	c.load_pct_x100 = 1;
+	c.params.idle_states = 0;   /* no idle-exit latency: exact times */
 	c.trace = record;
 	c.trace_ctx = tr;
 	GError *err = NULL;
@@ -322,6 +324,7 @@ static void test_pelt_periodic_task(void **state)
 	for (unsigned half = 0; half < 2; half++) {
 		struct ss_run_config c = config(one_cpu, w, "sis_util", 100, 0, 600000000 + half * 5000000);
 		c.params.context_switch_ns = 0;
+		c.params.idle_states = 0;   /* an exact 10 ms period */
 		GError *err = NULL;
 		struct ss_results *r = ss_simulate(&c, &err);
 		assert_non_null(r);

@@ -827,7 +827,7 @@ static const struct bad_case bad_cases[] = {
 	  "invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 4:13)" },
 	{ "unknown_key.yaml", SS_ERROR_INVALID, "3:1",
 	  "unknown key 'smt_threads' in the machine (valid keys: name, vendor, description, node_reclaim_distance, "
-	  "frequency, costs, numa, capacity, packages, nodes, dies, llcs, clusters, cores)" },
+	  "frequency, costs, idle_states, numa, capacity, packages, nodes, dies, llcs, clusters, cores)" },
 	{ "cpu_twice.yaml", SS_ERROR_INVALID, "9:17",
 	  "CPU 1 is listed twice (first at 7:14; expected each CPU in exactly one core)" },
 	{ "cpu_twice_repeat.yaml", SS_ERROR_INVALID, "7:21",
@@ -908,7 +908,7 @@ static void test_bad_strings(void **state)
 		  "<string>:3:12: 'frequency' has no 'base_mhz'" },
 		{ "name: x\nvendor: intel\ncosts: {probe_l3_ns: 4}\ncores: 0\n",
 		  "<string>:3:9: unknown key 'probe_l3_ns' in 'costs' (valid keys: probe_smt_ns, probe_cluster_ns, "
-		  "probe_llc_ns)" },
+		  "probe_llc_ns, smt_contention_pct, node_bandwidth_mbps)" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\ncores: 0\n",
 		  "<string>:3:18: the distance matrix has 2 rows but the machine has 1 node" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\nnodes: [{cores: 0}, {cores: 1}]\n",
@@ -936,10 +936,10 @@ static void test_bad_strings(void **state)
 	}
 }
 
-/* The two ```yaml examples of docs/topology.md load and describe the same machine. */
+/* The two ```yaml examples of docs/topologies.md load and describe the same machine. */
 static void test_docs_examples(void **state)
 {
-	char *path = g_build_filename(SS_SOURCE_DIR, "docs", "topology.md", NULL), *doc = NULL;
+	char *path = g_build_filename(SS_SOURCE_DIR, "docs", "topologies.md", NULL), *doc = NULL;
 	char *text[2] = { NULL, NULL };
 	const char *p;
 	unsigned n = 0;
@@ -952,7 +952,7 @@ static void test_docs_examples(void **state)
 		struct ss_topology *t;
 
 		assert_non_null(end);
-		t = ss_topology_load_string(start, (size_t)(end - start), "docs/topology.md", &err);
+		t = ss_topology_load_string(start, (size_t)(end - start), "docs/topologies.md", &err);
 		if (!t)
 			fail_msg("example %u: %s", n, err->message);
 		assert_int_equal(t->nr_cpus, 16);

@@ -468,7 +468,7 @@ static void test_durations(void **state)
 
 static void test_dist_determinism(void **state)
 {
-	struct ss_dist e = { SS_DIST_EXP, 4000, 0 }, u = { SS_DIST_UNIFORM, 3000, 5000 };
+	struct ss_dist e = { .kind = SS_DIST_EXP, .a = 4000, .b = 0 }, u = { .kind = SS_DIST_UNIFORM, .a = 3000, .b = 5000 };
 	struct ss_rng r1, r2, r3;
 	int differ = 0;
 
@@ -492,7 +492,7 @@ static void test_dist_exponential(void **state)
 	struct ss_rng r;
 
 	for (unsigned m = 0; m < G_N_ELEMENTS(means); m++) {
-		struct ss_dist d = { SS_DIST_EXP, means[m], 0 };
+		struct ss_dist d = { .kind = SS_DIST_EXP, .a = means[m], .b = 0 };
 		double sum = 0, sq = 0;
 		unsigned above = 0;
 		const int n = 100000;
@@ -514,7 +514,7 @@ static void test_dist_exponential(void **state)
 		assert_true(fabs((double)above / n - exp(-1.0)) < 0.01);
 	}
 	/* a tiny mean still never yields 0 */
-	struct ss_dist tiny = { SS_DIST_EXP, 1, 0 };
+	struct ss_dist tiny = { .kind = SS_DIST_EXP, .a = 1, .b = 0 };
 	ss_rng_seed(&r, 5, 5);
 	for (int i = 0; i < 10000; i++)
 		assert_true(ss_dist_draw(&tiny, &r) >= 1);
@@ -522,8 +522,8 @@ static void test_dist_exponential(void **state)
 
 static void test_dist_uniform_const(void **state)
 {
-	struct ss_dist u = { SS_DIST_UNIFORM, 5, 9 }, one = { SS_DIST_UNIFORM, 42, 42 };
-	struct ss_dist k = { SS_DIST_CONST, 1234, 0 };
+	struct ss_dist u = { .kind = SS_DIST_UNIFORM, .a = 5, .b = 9 }, one = { .kind = SS_DIST_UNIFORM, .a = 42, .b = 42 };
+	struct ss_dist k = { .kind = SS_DIST_CONST, .a = 1234, .b = 0 };
 	unsigned hits[5] = { 0 };
 	struct ss_rng r, before;
 
@@ -603,11 +603,64 @@ static void expect_file_error(const char *file, const char *where, const char *p
 	g_free(prefix);
 }
 
+/* working_set, memory_bandwidth, memory_node: parsed per role, copied to every task. */
+static void test_memory_fields(void **state)
+{
+	struct ss_workload *w = load_ok("tasks:\n"
+					"  - name: a\n    working_set: 1536B\n    memory_bandwidth: 2.5GB/s\n"
+					"    memory_node: 1\n    program: [run: 1us]\n"
+					"  - name: b\n    working_set: 1.5 MiB\n    memory_bandwidth: 800MB/s\n"
+					"    memory_node: local\n    program: [run: 1us]\n"
+					"  - name: c\n    working_set: 4GiB\n    program: [run: 1us]\n"
+					"  - name: d\n    working_set: 1B\n    program: [run: 1us]\n");
+	struct ss_wl_plan *p = ss_workload_instantiate(w, 10000, 2, NULL);
+
+	(void)state;
+	assert_int_equal(p->nr_tasks, 8);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct ss_wl_task *t = &p->task[4 * i];
+
+		assert_int_equal(t[0].working_set_kib, 2);       /* 1536 B rounds up */
+		assert_int_equal(t[0].mem_bw_mbps, 2500);
+		assert_int_equal(t[0].mem_node, 1);
+		assert_int_equal(t[1].working_set_kib, 1536);
+		assert_int_equal(t[1].mem_bw_mbps, 800);
+		assert_int_equal(t[1].mem_node, -1);
+		assert_int_equal(t[2].working_set_kib, 4u * 1024 * 1024);
+		assert_int_equal(t[2].mem_bw_mbps, 0);           /* absent: none */
+		assert_int_equal(t[2].mem_node, -1);             /* absent: local */
+		assert_int_equal(t[3].working_set_kib, 1);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+
+	expect_error("tasks:\n  - name: a\n    working_set: 10MB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "working_set '10MB' has an unknown unit 'MB' (expected one of: B, KiB, MiB or GiB)");
+	expect_error("tasks:\n  - name: a\n    working_set: 512\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "has no unit");
+	expect_error("tasks:\n  - name: a\n    working_set: -1KiB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "is negative");
+	expect_error("tasks:\n  - name: a\n    working_set: 0.5B\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "not a whole number of B");
+	expect_error("tasks:\n  - name: a\n    working_set: 4096GiB\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "too large");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: 3GiB/s\n    program: [run: 1us]\n", "t.yaml:6:23:",
+		     "unknown unit 'GiB/s' (expected one of: MB/s or GB/s)");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: 1.0005GB/s\n    program: [run: 1us]\n",
+		     "t.yaml:6:23:", "not a whole number of MB/s");
+	expect_error("tasks:\n  - name: a\n    memory_bandwidth: [1GB/s]\n    program: [run: 1us]\n",
+		     "t.yaml:6:23:", "memory_bandwidth is a list");
+	expect_error("tasks:\n  - name: a\n    memory_node: remote\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "memory_node is 'remote' (expected a NUMA node number 0..1023 or local)");
+	expect_error("tasks:\n  - name: a\n    memory_node: -1\n    program: [run: 1us]\n", "t.yaml:6:18:",
+		     "out of range (expected 0..1023)");
+}
+
 static void test_bad_files(void **state)
 {
 	expect_file_error(BAD("syntax-error.yaml"), "8:9:", "YAML syntax error", SS_ERROR_PARSE);
 	expect_file_error(BAD("unknown-key.yaml"), "7:5:",
-			  "unknown key 'prio' in a task (expected one of: name, nice, start_cpu or program)",
+			  "unknown key 'prio' in a task (expected one of: name, count, nice, start_cpu, cpus, channel, start_after, stop_after, spawned, working_set, memory_bandwidth, memory_node or program)",
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("unknown-role.yaml"), "9:22:",
 			  "unknown role 'srv' (expected one of: client, server)", SS_ERROR_INVALID);
@@ -617,7 +670,7 @@ static void test_bad_files(void **state)
 			  SS_ERROR_INVALID);
 	expect_file_error(BAD("nice-out-of-range.yaml"), "7:11:", "nice 25 is out of range (expected -20..19)",
 			  SS_ERROR_INVALID);
-	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'MB/s' is not measured by this version",
+	expect_file_error(BAD("metric-unit.yaml"), "4:33:", "metric unit 'GB/s' is not measured by this version (expected one of: transactions/s, MB/s, s or us)",
 			  SS_ERROR_INVALID);
 
 	GError *err = NULL;
@@ -671,7 +724,7 @@ static void test_bad_strings(void **state)
 		     "t.yaml:6:16:", "out of range (expected 0..4095)");
 	/* statements */
 	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
-		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop or transaction)");
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn or exit)");
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
 	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");
@@ -687,7 +740,7 @@ static void test_bad_strings(void **state)
 	expect_error("tasks:\n  - name: a\n    program: [run: {uniform: [5us]}]\n", "t.yaml:6:30:",
 		     "expected a list of two durations");
 	expect_error("tasks:\n  - name: a\n    program: [run: {gauss: 5us}]\n", "t.yaml:6:21:",
-		     "unknown key 'gauss' in a distribution (expected one of: constant, exponential or uniform)");
+		     "unknown key 'gauss' in a distribution (expected one of: constant, exponential, uniform, normal, lognormal or empirical)");
 	expect_error("tasks:\n  - name: a\n    program: [sleep: {exponential: 0ms}]\n", "t.yaml:6:36:", "is zero");
 	expect_error("tasks:\n  - name: a\n    program: [wait: 0]\n", "t.yaml:6:21:", "wait count 0 is out of range");
 	expect_error("tasks:\n  - name: a\n    program: [run: 1us, wait: 1]\n", "t.yaml:6:25:",
@@ -735,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_dist_exponential),
 		cmocka_unit_test(test_dist_uniform_const),
 		cmocka_unit_test(test_stream_by_path),
+		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_strings),
 	};

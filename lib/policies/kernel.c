@@ -84,7 +84,7 @@ static const struct ss_policy prev_cpu = {
 };
 
 static const struct ss_policy *const all_policies[] = {
-	&sis_prop, &sis_util, &sis_util_linear, &sis_clear_target, &full_scan, &prev_cpu, NULL,
+	&sis_prop, &sis_util, &sis_util_linear, &sis_clear_target, &full_scan, &prev_cpu, &ss_policy_burst_threshold, NULL,
 };
 
 const struct ss_policy *const *ss_policies(void)
@@ -97,5 +97,5 @@ const struct ss_policy *ss_policy_find(const char *name)
 	for (const struct ss_policy *const *p = all_policies; *p; p++)
 		if (strcmp((*p)->name, name) == 0)
 			return *p;
-	return NULL;
+	return ss_policy_plugin_find(name);
 }

@@ -15,4 +15,15 @@ if "$bin" topo import --sysfs "$src/tests/data/sysfs/bad-distance" --out "$tmp/b
 fi
 grep -q "^simsched: " "$tmp/err"
 [ ! -e "$tmp/bad.yaml" ]
+# --hwloc: an unreadable file is an error naming it, nothing written; both sources at once is usage
+if "$bin" topo import --hwloc "$tmp/none.xml" --out "$tmp/h.yaml" 2> "$tmp/err"; then
+	echo "a missing hwloc file was accepted"; exit 1
+fi
+grep -q "^simsched: .*none.xml" "$tmp/err"
+[ ! -e "$tmp/h.yaml" ]
+set +e
+"$bin" topo import --sysfs --hwloc "$tmp/none.xml" 2> /dev/null
+rc=$?
+set -e
+[ "$rc" = 2 ]
 echo "import ok"

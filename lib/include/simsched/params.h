@@ -31,6 +31,13 @@ struct ss_params {
 	uint64_t clear_target_ns;     /* SIS_CLEAR_TARGET: cpumask_clear_cpu(target, cpus) per call */
 	uint64_t ipi_ns;              /* wakeup/reschedule IPI delivery */
 	uint64_t context_switch_ns;   /* direct cost of a context switch */
+	uint64_t smt_contention_pct;  /* slowdown per extra busy SMT sibling: speed = 1 / (1 + pct/100 × (k-1)) */
+	uint64_t refill_llc_ns_per_kib;       /* cache refill after a migration within the LLC, ns per KiB of working set */
+	uint64_t refill_cross_llc_ns_per_kib; /* ... to another LLC of the same node */
+	uint64_t refill_cross_node_ns_per_kib;/* ... to another node */
+	uint64_t node_bandwidth_mbps; /* memory bandwidth of one NUMA node, MB/s */
+	uint64_t rq_lock_ns;          /* rq lock hold time of a remote direct enqueue (ttwu_do_activate under rq_lock) */
+	uint64_t idle_states;         /* 1: cpuidle states (exit latency, polling) modelled; 0: CPUs wake instantly */
 	/* balance. */
 	uint64_t busy_factor;         /* sd->busy_factor (sd_init: 16) */
 	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */

@@ -47,8 +47,37 @@ struct ss_run_config {
  */
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err);
 
+/**
+ * Load a policy plugin (docs/policies.md, simsched/policy.h) with GModule
+ * and register its policy for ss_policy_find()/ss_simulate() under the name
+ * its ops table gives, returned in *name (owned by the plugin). The module
+ * stays loaded until the process exits; loading the same file again returns
+ * the same name. Call before starting runs (not concurrently with them).
+ * Errors (SS_ERROR_IO for a missing/unreadable file, SS_ERROR_INVALID
+ * otherwise), each with its own message: no such file; not a shared object
+ * (the loader's reason); no SS_POLICY_PLUGIN_SYMBOL; wrong ABI version; a bad
+ * ops table (name, hooks, parameters, features, a name already taken).
+ */
+bool ss_policy_plugin_load(const char *path, const char **name, GError **err);
+
+/**
+ * Register a policy compiled into the program (an ops table of
+ * simsched/policy.h, which must outlive all runs) under ops->name, with the
+ * checks of ss_policy_plugin_load(). Registering the same table again is a
+ * no-op. false + *err (SS_ERROR_INVALID) on a bad table or a name taken.
+ */
+struct ss_policy_ops;
+bool ss_policy_register(const struct ss_policy_ops *ops, GError **err);
+
 /** Transactions per simulated second of the measured window. */
 double ss_results_throughput(const struct ss_results *r);
+/**
+ * The workload's figure in its metric unit (docs/workloads.md "metric"):
+ * transactions/s; MB/s (transactions × bytes_per_transaction, or memory
+ * traffic of bandwidth-bound tasks, per second of the window); s (time until
+ * every task exited); us (wakeup-latency percentile of the metric's roles).
+ */
+double ss_results_metric_value(const struct ss_results *r);
 /** Σ busy time / (CPUs × window) × 100, in 0..100. */
 double ss_results_busy_pct(const struct ss_results *r);
 

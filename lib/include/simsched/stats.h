@@ -40,6 +40,23 @@ struct ss_cpu_stats {
 	uint64_t wakeups;          /* tasks woken onto this CPU */
 };
 
+/**
+ * select_idle_sibling() scan statistics, in the terms of the SIS schedstats
+ * (Mel Gorman, "sched/fair: Track efficiency of select_idle_sibling",
+ * LKML 2020; mmtests). Formulas of the derived rates: docs/output.md.
+ */
+struct ss_sis_stats {
+	uint64_t calls;            /* select_idle_sibling() calls */
+	uint64_t fast;             /* answered by the fast path: target, prev or recent_used_cpu idle */
+	uint64_t domain_searches;  /* calls past the fast path into sd_llc (select_idle_smt / select_idle_cpu) */
+	uint64_t scanned;          /* runqueues read by the calls; each fast-path check counts one */
+	uint64_t domain_scanned;   /* of those, read by domain searches */
+	uint64_t failed;           /* calls whose answer is a CPU that is not idle (available_idle_cpu() false) */
+	uint64_t domain_failed;    /* of those, calls that made a domain search */
+	uint64_t core_searches;    /* domain searches with has_idle_cores set (the select_idle_core() walk) */
+	uint64_t walked_all;       /* failed domain searches whose walk visited its whole mask (no budget stop) */
+};
+
 /** Per-LLC figures (one per sd_llc_shared). */
 struct ss_llc_stats {
 	unsigned first_cpu, nr_cpus;
@@ -51,12 +68,30 @@ struct ss_llc_stats {
 	uint16_t *nr_idle_scan_series;   /* nr_samples values, one per sample interval */
 	uint16_t *util_series;           /* mean cpu_util of the LLC per sample, 0..1024 */
 	uint64_t nr_idle_scan_writes;    /* times update_idle_cpu_scan changed the value */
+	struct ss_sis_stats sis;         /* select_idle_sibling() calls whose target is in this LLC */
 };
 
 /** Where select_idle_sibling() found its answer. */
 enum ss_sis_outcome {
 	SS_SIS_TARGET, SS_SIS_PREV, SS_SIS_RECENT, SS_SIS_SMT, SS_SIS_IDLE_CPU, SS_SIS_FALLBACK, SS_SIS_NR
 };
+
+/**
+ * Simulated time lost to each modelled cost over the measured window, ns
+ * (docs/model.md "Costs"; each is 0 when its cost parameter is 0).
+ */
+struct ss_time_lost {
+	uint64_t probe;             /* rq probes of wake placement, charged to the waker (= scan_time_ns) */
+	uint64_t context_switch;    /* cost.context_switch_ns per switch */
+	uint64_t ipi;               /* wakeup, reschedule and NOHZ-kick IPI delivery */
+	uint64_t idle_exit;         /* exit latency of the idle state a woken CPU was in */
+	uint64_t cache_refill;      /* extra run time after a migration (working set × refill cost) */
+	uint64_t smt;               /* running slower while SMT siblings were busy */
+	uint64_t memory_bandwidth;  /* running slower while the home node's bandwidth was oversubscribed */
+	uint64_t rq_lock;           /* wakers waiting for a remote rq lock held by other wakers */
+};
+
+#define SS_STATS_IDLE_STATES 8
 
 struct ss_results {
 	/* the run */
@@ -69,6 +104,13 @@ struct ss_results {
 	uint64_t events;                 /* events processed over the whole run (incl. warmup) */
 	/* workload figures */
 	uint64_t transactions;
+	int measure;                     /* enum ss_wl_measure: how the metric's value is computed */
+	uint64_t bytes_per_txn;          /* SS_MEASURE_TXN_BYTES */
+	unsigned percentile_x10;         /* SS_MEASURE_WAKEUP_PCT */
+	uint64_t mem_traffic_bytes;      /* Σ over completed bursts: work ns × memory_bandwidth MB/s / 1000 */
+	uint64_t finish_ns;              /* SS_MEASURE_FINISH: when the last task exited, from the start */
+	uint64_t spawns;                 /* tasks forked by spawn statements */
+	struct ss_lat_hist metric_latency;   /* wakeup latency of the metric's roles, ns */
 	struct ss_lat_hist wakeup_latency;   /* wake to first run, ns */
 	struct ss_lat_hist txn_latency;      /* transaction begin→end, ns */
 	uint64_t wakeups, migrations, migrations_llc, migrations_node, ipis, context_switches;
@@ -79,8 +121,21 @@ struct ss_results {
 	uint64_t scan_time_ns;               /* Σ simulated time charged to wakers for probing */
 	struct ss_log2_hist sic_time;        /* ns per select_idle_cpu call */
 	struct ss_log2_hist sic_probes_hist; /* rqs probed per select_idle_cpu call */
+	struct ss_sis_stats sis;             /* all select_idle_sibling() calls (Σ of the per-LLC ones) */
+	struct ss_log2_hist sis_scanned_hist; /* runqueues read per select_idle_sibling() call */
+	uint64_t wakeups_busy;               /* wakeups placed on a CPU that was not idle when chosen */
+	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
+	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
+	/* costs */
+	struct ss_time_lost lost;
+	uint64_t idle_state_entries[SS_STATS_IDLE_STATES]; /* idle periods per chosen state (topology order) */
+	unsigned nr_idle_states;
+	char idle_state_name[SS_STATS_IDLE_STATES][16];
+	uint64_t ipis_saved_polling;                       /* wakeups of a polling idle CPU: no IPI sent */
+	/* policy */
+	uint64_t policy_redirects;   /* placements a burst policy overrode (burst_threshold, burst_avg_depth) */
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */

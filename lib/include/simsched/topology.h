@@ -116,6 +116,18 @@ struct ss_cpu_topo {
 	const uint64_t *node_mask;     /* cpumask_of_node() */
 	/* Added (topology helper): */
 	int sd_numa;                   /* index in sd[] of sd_numa (lowest SD_NUMA domain), -1 if none */
+	/* Added (asymmetric capacity): */
+	int sd_asym_cpucapacity;       /* index in sd[] of sd_asym_cpucapacity (lowest domain with
+	                                  SD_ASYM_CPUCAPACITY_FULL, v6.6 update_top_cache_domain()), -1 if none */
+};
+
+/** One idle state of the cpuidle driver's table (drivers/idle/intel_idle.c style), state 0 first. */
+#define SS_MAX_IDLE_STATES 8
+struct ss_idle_state {
+	char name[16];
+	uint32_t exit_latency_ns;      /* wall ns from the wakeup to the CPU running again */
+	uint32_t target_residency_ns;  /* shortest idle period for which the state pays off */
+	bool polling;                  /* the CPU polls need_resched: waking it needs no IPI (TIF_POLLING_NRFLAG) */
 };
 
 struct ss_topology {
@@ -134,16 +146,26 @@ struct ss_topology {
 	/* Default probe costs from the YAML "costs:" block, ns; 0 = not given.
 	 * Used as defaults for --set cost.probe_* (docs/model.md). */
 	unsigned probe_smt_ns, probe_cluster_ns, probe_llc_ns;
+	/* Cost-model defaults from the "costs:" block, 0 = not given (docs/topologies.md):
+	 * SMT contention (% slowdown per extra busy sibling) and per-node memory bandwidth (MB/s). */
+	unsigned smt_contention_pct, node_bandwidth_mbps;
+	/* The cpuidle states ("idle_states:" key), shallowest first; a default table
+	 * (one non-polling state, 1 µs exit latency) when the file gives none. */
+	unsigned nr_idle_states;
+	struct ss_idle_state idle_state[SS_MAX_IDLE_STATES];
 	/* Added (topology helper): */
 	char *description;             /* from the YAML "description" key, NULL if not given */
 	unsigned nr_numa_levels;       /* sched_domains_numa_levels: distinct SLIT values */
 	unsigned *numa_distances;      /* sched_domains_numa_distance[], ascending, [0] = 10 */
+	/* Added (asymmetric capacity): */
+	bool asym_cpucap_active;       /* sched_asym_cpucap_active(): some domain has SD_ASYM_CPUCAPACITY
+	                                  (the sched_asym_cpucapacity key build_sched_domains() sets) */
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
 
 /**
- * Load a topology YAML file (format: docs/topology.md). On error returns NULL
+ * Load a topology YAML file (format: docs/topologies.md). On error returns NULL
  * and sets *err (SS_ERROR_PARSE / SS_ERROR_INVALID / SS_ERROR_IO) with a
  * message "file:line:col: what is wrong (what was expected)". The caller owns
  * the result (ss_topology_free).
@@ -205,7 +227,7 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
  * Added (sysfs import). Read a Linux sysfs tree — root "/" (or NULL) for the
  * running machine, or a copy under `root` (root/sys/devices/system/cpu/...,
  * root/sys/devices/system/node/..., root/proc/cpuinfo) — and return topology
- * YAML (docs/topology.md, "Import") that ss_topology_load() accepts: name
+ * YAML (docs/topologies.md, "Import") that ss_topology_load() accepts: name
  * `name` (NULL = "imported"), the vendor, the SLIT and packages → nodes →
  * llcs → [clusters →] cores with explicit CPU lists and capacities
  * (cpu_capacity, SCHED_CAPACITY_SCALE units, written where not 1024).
@@ -220,5 +242,20 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
  * are "path: what is wrong (what was expected)".
  */
 char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err);
+
+/**
+ * Added (hwloc import). Read an hwloc XML export (v1 or v2, e.g. `lstopo
+ * FILE.xml`) with libhwloc and return topology YAML as
+ * ss_topology_import_sysfs() does (same writer, same v6.6 rules; the
+ * mapping from hwloc objects is in docs/topologies.md, "Import"). CPU
+ * numbers are the PUs' os_index and must be 0..N-1. name: NULL =
+ * "imported". warnings: as for ss_topology_import_sysfs(). Returns a newly
+ * allocated string (g_free), or NULL with *err in SS_ERROR: SS_ERROR_IO
+ * (the file cannot be read), SS_ERROR_INVALID (not hwloc XML, or a machine
+ * that cannot be modelled, e.g. asymmetric NUMA distances or CPU numbers
+ * with gaps: the message says what and why), SS_ERROR_USAGE (bad name, or
+ * simsched built without libhwloc). Messages start with "path: ".
+ */
+char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
 
 #endif /* SIMSCHED_TOPOLOGY_H */

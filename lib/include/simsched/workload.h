@@ -19,13 +19,26 @@
 #include "simsched/rng.h"
 
 /** A duration distribution; all parameters in ns. */
-enum ss_dist_kind { SS_DIST_CONST, SS_DIST_EXP, SS_DIST_UNIFORM };
+enum ss_dist_kind {
+	SS_DIST_CONST, SS_DIST_EXP, SS_DIST_UNIFORM, SS_DIST_NORMAL, SS_DIST_LOGNORMAL, SS_DIST_EMPIRICAL
+};
+/** One row of an empirical table: a duration (ns) and its integer weight (>= 1). */
+struct ss_dist_bin {
+	uint64_t ns, weight;
+};
 struct ss_dist {
 	enum ss_dist_kind kind;
-	uint64_t a, b;   /* CONST: a; EXP: mean a; UNIFORM: [a, b] */
+	uint64_t a, b;   /* CONST: a; EXP: mean a; UNIFORM: [a, b]; NORMAL, LOGNORMAL: mean a, stddev b;
+			    EMPIRICAL: a = Σ weights */
+	const struct ss_dist_bin *bins;  /* EMPIRICAL: nr_bins rows, owned by the workload */
+	uint32_t nr_bins;
 };
 
-/** Draw a duration (ns) from d with the task's stream. */
+/**
+ * Draw a duration (ns) from d with the task's stream; the result is in
+ * 1..SS_WL_MAX_DURATION_NS (normal and lognormal draws are rounded to whole
+ * ns and clamped into that range). Formulas: docs/workloads.md.
+ */
 uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r);
 
 /** What the interpreter tells the simulator to do next. */
@@ -36,15 +49,31 @@ enum ss_wl_action_kind {
 	SS_ACT_WAIT,       /* consume `count` tokens; block until they are there */
 	SS_ACT_TXN_BEGIN,  /* transaction mark: start */
 	SS_ACT_TXN_END,    /* transaction mark: one transaction completed */
-	SS_ACT_EXIT,       /* the program ended */
+	SS_ACT_EXIT,       /* the program ended, or the statement exit */
+	SS_ACT_SEND,       /* put one message in the channel of `target` (set: pick/nr); block while it is full */
+	SS_ACT_RECV,       /* take `count` messages from the task's own channel, blocking while it is empty */
+	SS_ACT_LOCK,       /* lock mutex `target` (sync-object slot); sleep while another task holds it */
+	SS_ACT_UNLOCK,     /* unlock mutex `target`; hand it to the first waiter (FIFO) and wake it */
+	SS_ACT_TIMER,      /* absolute periodic timer of period `ns`: sleep until the next period boundary */
+	SS_ACT_BARRIER,    /* arrive at barrier `target` of `count` parties; the last arrival wakes all */
+	SS_ACT_SPAWN,      /* fork `count` tasks among the slots target..target+nr-1 not alive */
+};
+
+/** Which task(s) of a role's set a WAKE or SEND addresses. */
+enum ss_wl_pick {
+	SS_PICK_ONE,       /* `target` only */
+	SS_PICK_ALL,       /* every task target..target+nr-1 */
+	SS_PICK_RR,        /* round robin over target..target+nr-1 (the simulator keeps the counter) */
 };
 
 struct ss_wl_action {
 	enum ss_wl_action_kind kind;
-	bool sync;         /* WAKE: WF_SYNC */
-	uint32_t target;   /* WAKE: global task index */
-	uint32_t count;    /* WAIT: tokens */
-	uint64_t ns;       /* RUN, SLEEP */
+	bool sync;         /* WAKE, SEND: WF_SYNC */
+	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
+	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER: slot */
+	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set */
+	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork */
+	uint64_t ns;       /* RUN, SLEEP: duration; TIMER: period */
 };
 
 #define SS_WL_MAX_LOOP_DEPTH 4
@@ -63,16 +92,49 @@ struct ss_wl_task {
 	char *path;          /* "pair[3]/server": identity in the workload tree (stream id source) */
 	uint32_t role;       /* index of the role in the file */
 	uint32_t instance;   /* instance number */
+	uint32_t replica;    /* 0..count-1 within the role (role key `count`) */
+	bool spawned;        /* created by a `spawn` statement, not at the start of the run */
+	uint64_t start_after_ns;  /* phase: the task starts this long after the run starts (0 = at once) */
+	uint64_t stop_after_ns;   /* phase: it exits at its first statement at or after this time (0 = never) */
+	const char *cpus;    /* affinity as a cpulist ("0-3,8"), NULL = every allowed CPU; owned by the workload */
+	uint32_t channel_capacity; /* messages its channel holds, 0 = no channel */
 	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
 	int nice;            /* -20..19 */
+	/*
+	 * Memory behaviour of the role, for the cost model (docs/workloads.md
+	 * "Memory"): working set in KiB (0 = no cache-refill cost, at most
+	 * SS_WL_MAX_WORKING_SET_KIB), memory bandwidth the task demands when
+	 * running alone in MB/s (10^6 bytes/s; 0 = none, at most
+	 * SS_WL_MAX_MEM_BW_MBPS), home NUMA node of its memory (-1 = local: the
+	 * node of the CPU it first runs on; else 0..SS_WL_MAX_MEM_NODE, checked
+	 * against the machine by the simulator).
+	 */
+	uint32_t working_set_kib;
+	uint32_t mem_bw_mbps;
+	int16_t mem_node;
 };
+
+/** Largest working_set: 4 TiB - 1 KiB, in KiB. */
+#define SS_WL_MAX_WORKING_SET_KIB UINT32_MAX
+/** Largest memory_bandwidth: 10^9 MB/s (1 PB/s). */
+#define SS_WL_MAX_MEM_BW_MBPS 1000000000u
+/** Largest memory_node number. */
+#define SS_WL_MAX_MEM_NODE 1023
 
 /** The tasks of a workload at one load level, owned by the caller (ss_wl_plan_free). */
 struct ss_wl_plan {
 	const struct ss_workload *wl;
 	unsigned nr_tasks;
 	unsigned nr_instances;
+	unsigned tasks_per_instance;
 	struct ss_wl_task *task;
+	/*
+	 * Sync objects (mutexes and barriers): one slot per object and instance,
+	 * then one per object declared `shared` (workload-wide). sync_parties[s]
+	 * is a barrier's number of parties, 0 for a mutex.
+	 */
+	unsigned nr_sync;
+	uint32_t *sync_parties;
 };
 
 /**
@@ -92,10 +154,21 @@ const char *ss_workload_description(const struct ss_workload *w);
 const char *ss_workload_source(const struct ss_workload *w);
 
 /** The figure the benchmark reports (file key `metric`); strings owned by w. */
+enum ss_wl_measure {
+	SS_MEASURE_TXN_RATE,     /* unit transactions/s: transaction end marks per second */
+	SS_MEASURE_TXN_BYTES,    /* unit MB/s with bytes_per_transaction: end marks × bytes / s / 10^6 */
+	SS_MEASURE_MEM_BW,       /* unit MB/s without it: completed run work × memory_bandwidth, per second */
+	SS_MEASURE_FINISH,       /* unit s: time from the start until every task has exited */
+	SS_MEASURE_WAKEUP_PCT,   /* unit us: a percentile of the wakeup latency of the metric's roles */
+};
 struct ss_wl_metric {
 	const char *name;        /* e.g. "throughput" */
 	const char *unit;        /* e.g. "transactions/s" */
 	bool higher_is_better;
+	enum ss_wl_measure measure;
+	uint64_t bytes_per_txn;  /* SS_MEASURE_TXN_BYTES */
+	unsigned percentile_x10; /* SS_MEASURE_WAKEUP_PCT: 990 = p99 */
+	const bool *roles;       /* SS_MEASURE_WAKEUP_PCT: per role, counted or not (NULL = all) */
 };
 const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w);
 
@@ -124,6 +197,9 @@ unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w);
 struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned load_pct_x100,
 					   unsigned nr_cpus, GError **err);
 void ss_wl_plan_free(struct ss_wl_plan *p);
+
+/** Size of one instance in tasks: Σ over roles of their `count`. */
+unsigned ss_workload_tasks_per_instance(const struct ss_workload *w);
 
 /** Reset a cursor to the start of task's program. */
 void ss_wl_cursor_init(struct ss_wl_cursor *c);

@@ -1,0 +1,306 @@
+/*
+ * fork.c — the slow path of select_task_rq_fair() that fork takes (kernel
+ * v6.6 fair.c): find_idlest_cpu() walks down the SD_BALANCE_FORK domains,
+ * find_idlest_group() picks a group by update_sg_wakeup_stats() and
+ * group_classify(), find_idlest_group_cpu() a CPU in it.
+ *
+ * Only the fork case (WF_FORK / SD_BALANCE_FORK) is reached: the child is
+ * not on any runqueue yet, so the *_without(p) figures are the plain
+ * figures of each CPU (cpu_load_without() etc. return early for a task whose
+ * se.avg.last_update_time is 0 or that is not on that CPU).
+ */
+#include "ss_sched.h"
+
+#include <string.h>
+
+/* enum group_type, kernel v6.6 fair.c, in its order (higher = busier) */
+enum group_type {
+	group_has_spare = 0,
+	group_fully_busy,
+	group_misfit_task,
+	group_smt_balance,
+	group_asym_packing,
+	group_imbalanced,
+	group_overloaded,
+};
+
+/* struct sg_lb_stats, the fields the wakeup path fills */
+struct sg_wakeup_stats {
+	uint64_t avg_load, group_load, group_util, group_runnable, group_capacity;
+	unsigned sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
+	enum group_type group_type;
+};
+
+/* group_is_overloaded(), v6.6 */
+static bool group_is_overloaded(unsigned imbalance_pct, const struct sg_wakeup_stats *sgs)
+{
+	if (sgs->sum_nr_running <= sgs->group_weight)
+		return false;
+	if (sgs->group_capacity * 100 < sgs->group_util * imbalance_pct)
+		return true;
+	if (sgs->group_capacity * imbalance_pct < sgs->group_runnable * 100)
+		return true;
+	return false;
+}
+
+/* group_has_capacity(), v6.6 */
+static bool group_has_capacity(unsigned imbalance_pct, const struct sg_wakeup_stats *sgs)
+{
+	if (sgs->sum_nr_running < sgs->group_weight)
+		return true;
+	if (sgs->group_capacity * imbalance_pct < sgs->group_runnable * 100)
+		return false;
+	if (sgs->group_capacity * 100 > sgs->group_util * imbalance_pct)
+		return true;
+	return false;
+}
+
+/*
+ * group_classify(), v6.6, for the wakeup path: sg_imbalanced() (cpu
+ * affinity trouble flagged by load_balance), asym packing, SMT balance and
+ * misfit (SD_ASYM_CPUCAPACITY) are not modelled here: machines with
+ * asymmetric capacity are out of this path's scope.
+ */
+static enum group_type group_classify(unsigned imbalance_pct, const struct sg_wakeup_stats *sgs)
+{
+	if (group_is_overloaded(imbalance_pct, sgs))
+		return group_overloaded;
+	if (!group_has_capacity(imbalance_pct, sgs))
+		return group_fully_busy;
+	return group_has_spare;
+}
+
+/* update_sg_wakeup_stats(), v6.6, for a task not on any rq (fork) */
+static void update_sg_wakeup_stats(struct ss_sim *sim, const struct ss_sched_domain *sd,
+				   const struct ss_sched_group *group, struct sg_wakeup_stats *sgs)
+{
+	memset(sgs, 0, sizeof *sgs);
+	for (unsigned i = ss_cpumask_first(group->span, sim->nr_cpus); i < sim->nr_cpus;
+	     i = ss_cpumask_next(group->span, sim->nr_cpus, i + 1)) {
+		const struct ss_rq *rq = &sim->rq[i];
+		unsigned nr_running = rq->cfs.nr_running;
+
+		sgs->group_load += ss_cpu_load(sim, i);                  /* cpu_load_without() */
+		sgs->group_util += ss_cpu_util_of(sim, i);               /* cpu_util_without() */
+		sgs->group_runnable += rq->cfs_avg.avg.runnable_avg;     /* cpu_runnable_without() */
+		sgs->sum_h_nr_running += nr_running;
+		sgs->sum_nr_running += nr_running;
+		/* idle_cpu_without(): nothing running and no pending wakeup */
+		if (!nr_running && ss_idle_cpu(sim, i))
+			sgs->idle_cpus++;
+	}
+	sgs->group_capacity = group->capacity;
+	sgs->group_weight = group->weight;
+	sgs->group_type = group_classify(sd->imbalance_pct, sgs);
+	/* avg_load only makes sense for fully busy or overloaded groups */
+	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
+		sgs->avg_load = sgs->group_load * SS_SCHED_CAPACITY_SCALE / sgs->group_capacity;
+}
+
+/* update_pick_idlest(), v6.6 */
+static bool update_pick_idlest(const struct sg_wakeup_stats *idlest_sgs, const struct sg_wakeup_stats *sgs)
+{
+	if (sgs->group_type < idlest_sgs->group_type)
+		return true;
+	if (sgs->group_type > idlest_sgs->group_type)
+		return false;
+	switch (sgs->group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		/* select the group with the lowest avg_load */
+		if (idlest_sgs->avg_load <= sgs->avg_load)
+			return false;
+		break;
+	case group_has_spare:
+		/* select the group with most idle CPUs, then the lowest group_util */
+		if (idlest_sgs->idle_cpus > sgs->idle_cpus)
+			return false;
+		if (idlest_sgs->idle_cpus == sgs->idle_cpus && idlest_sgs->group_util <= sgs->group_util)
+			return false;
+		break;
+	default:   /* not used in the slow wakeup path */
+		return false;
+	}
+	return true;
+}
+
+/* allow_numa_imbalance() / adjust_numa_imbalance(), v6.6 (NUMA_IMBALANCE_MIN = 2) */
+static long adjust_numa_imbalance(long imbalance, unsigned dst_running, unsigned imb_numa_nr)
+{
+	if (!(dst_running <= imb_numa_nr))
+		return imbalance;
+	if (imbalance <= 2)
+		return 0;
+	return imbalance;
+}
+
+/* find_idlest_group(), v6.6 (no core scheduling cookies, no NUMA balancing preferred node) */
+static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const struct ss_sched_domain *sd,
+						      struct ss_task *p, unsigned this_cpu)
+{
+	const struct ss_sched_group *idlest = NULL, *local = NULL, *group = sd->groups;
+	struct sg_wakeup_stats local_sgs = { 0 }, tmp_sgs, idlest_sgs = { .avg_load = UINT32_MAX,
+									     .group_type = group_overloaded };
+	uint64_t imbalance;
+
+	do {
+		bool local_group;
+		struct sg_wakeup_stats *sgs;
+
+		/* skip over this group if it has no CPUs allowed */
+		if (!ss_cpumask_intersects(group->span, p->cpus_ptr, sim->nr_words))
+			continue;
+		local_group = ss_cpumask_test(group->span, this_cpu);
+		if (local_group) {
+			sgs = &local_sgs;
+			local = group;
+		} else {
+			sgs = &tmp_sgs;
+		}
+		update_sg_wakeup_stats(sim, sd, group, sgs);
+		if (!local_group && update_pick_idlest(&idlest_sgs, sgs)) {
+			idlest = group;
+			idlest_sgs = *sgs;
+		}
+	} while (group = group->next, group != sd->groups);
+
+	/* there is no idlest group to push tasks to */
+	if (!idlest)
+		return NULL;
+	/* the local group has been skipped because of CPU affinity */
+	if (!local)
+		return idlest;
+	/* if the local group is idler than the selected idlest group don't try and push the task */
+	if (local_sgs.group_type < idlest_sgs.group_type)
+		return NULL;
+	/* if the local group is busier than the selected idlest group try and push the task */
+	if (local_sgs.group_type > idlest_sgs.group_type)
+		return idlest;
+
+	switch (local_sgs.group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		/* allowed imbalance based on load: scale_load_down(NICE_0_LOAD) * (pct - 100) / 100 */
+		imbalance = (uint64_t)SS_SCHED_CAPACITY_SCALE * (sd->imbalance_pct - 100) / 100;
+		/* across NUMA domains, add the imbalance to the remote load and consider staying local */
+		if ((sd->flags & SD_NUMA) && idlest_sgs.avg_load + imbalance >= local_sgs.avg_load)
+			return NULL;
+		/* if the local group is less loaded than the selected idlest group don't push */
+		if (idlest_sgs.avg_load >= local_sgs.avg_load + imbalance)
+			return NULL;
+		if (100 * local_sgs.avg_load <= sd->imbalance_pct * idlest_sgs.avg_load)
+			return NULL;
+		break;
+	case group_has_spare:
+		if (sd->flags & SD_NUMA) {
+			unsigned imb_numa_nr = sd->imb_numa_nr;
+			long imb;
+
+			/* the task may be pinned to a subset of the local group */
+			if (p->nr_cpus_allowed != sim->nr_cpus) {
+				unsigned w = 0;
+
+				for (unsigned k = 0; k < sim->nr_words; k++)
+					w += (unsigned)__builtin_popcountll(local->span[k] & p->cpus_ptr[k]);
+				if (w < imb_numa_nr)
+					imb_numa_nr = w;
+			}
+			imb = (long)local_sgs.idle_cpus - (long)idlest_sgs.idle_cpus;
+			if (imb < 0)
+				imb = -imb;
+			if (!adjust_numa_imbalance(imb, local_sgs.sum_nr_running + 1, imb_numa_nr))
+				return NULL;
+		}
+		/* select the group with the highest number of idle CPUs */
+		if (local_sgs.idle_cpus >= idlest_sgs.idle_cpus)
+			return NULL;
+		break;
+	default:
+		return NULL;
+	}
+	return idlest;
+}
+
+/*
+ * find_idlest_group_cpu(), v6.6, without cpuidle states (idle_get_state()
+ * is NULL): an idle CPU that idled most recently (largest rq->idle_stamp,
+ * warmest cache), else the least loaded CPU (cpu_load()).
+ */
+static int find_idlest_group_cpu(struct ss_sim *sim, const struct ss_sched_group *group, struct ss_task *p,
+				 int this_cpu)
+{
+	uint64_t min_load = UINT64_MAX, latest_idle_timestamp = 0;
+	int least_loaded_cpu = this_cpu, shallowest_idle_cpu = -1;
+
+	/* check if we have any choice */
+	if (group->weight == 1)
+		return (int)ss_cpumask_first(group->span, sim->nr_cpus);
+	for (unsigned i = ss_cpumask_first(group->span, sim->nr_cpus); i < sim->nr_cpus;
+	     i = ss_cpumask_next(group->span, sim->nr_cpus, i + 1)) {
+		if (!ss_cpumask_test(p->cpus_ptr, i))
+			continue;
+		if (ss_available_idle_cpu(sim, i)) {
+			/* deviation: a CPU idle since the run started has idle_stamp 0
+			 * (the kernel's CPUs all went through newidle after boot); it
+			 * still counts as idle */
+			if (shallowest_idle_cpu == -1 || sim->rq[i].idle_stamp > latest_idle_timestamp) {
+				latest_idle_timestamp = sim->rq[i].idle_stamp;
+				shallowest_idle_cpu = (int)i;
+			}
+		} else if (shallowest_idle_cpu == -1) {
+			uint64_t load = ss_cpu_load(sim, i);
+
+			if (load < min_load) {
+				min_load = load;
+				least_loaded_cpu = (int)i;
+			}
+		}
+	}
+	return shallowest_idle_cpu != -1 ? shallowest_idle_cpu : least_loaded_cpu;
+}
+
+/* The domain of cpu at the same level index as sd's level, or a NULL walk: for_each_domain(). */
+int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int cpu,
+		       int prev_cpu, int sd_flag)
+{
+	int new_cpu = cpu;
+
+	if (!ss_cpumask_intersects(sd->span, p->cpus_ptr, sim->nr_words))
+		return prev_cpu;
+	/* a forked task's util needs no sync (sync_entity_load_avg only when not SD_BALANCE_FORK) */
+	while (sd) {
+		const struct ss_sched_group *group;
+		const struct ss_cpu_topo *ct;
+		unsigned weight;
+
+		if (!(sd->flags & (unsigned)sd_flag)) {
+			sd = sd->child;
+			continue;
+		}
+		group = find_idlest_group(sim, sd, p, (unsigned)cpu);
+		if (!group) {
+			sd = sd->child;
+			continue;
+		}
+		new_cpu = find_idlest_group_cpu(sim, group, p, cpu);
+		if (new_cpu == cpu) {
+			/* now try balancing at a lower domain level of 'cpu' */
+			sd = sd->child;
+			continue;
+		}
+		/* now try balancing at a lower domain level of 'new_cpu' */
+		cpu = new_cpu;
+		weight = sd->span_weight;
+		sd = NULL;
+		ct = &sim->topo->cpu[cpu];
+		for (unsigned l = 0; l < ct->nr_sd; l++) {
+			const struct ss_sched_domain *tmp = &ct->sd[l];
+
+			if (weight <= tmp->span_weight)
+				break;
+			if (tmp->flags & (unsigned)sd_flag)
+				sd = tmp;
+		}
+	}
+	return new_cpu;
+}

@@ -1,0 +1,596 @@
+/*
+ * Import a machine from an hwloc XML export (v1 or v2, `lstopo machine.xml`)
+ * as topology YAML (docs/topologies.md, "Import"), with libhwloc reading
+ * the XML. Shares the checks and the YAML writer with the sysfs importer
+ * (topology_import.h).
+ *
+ * The groupings are those kernel v6.6 builds from the same facts:
+ *   CPUs      PU objects, CPU number = os_index (must be 0..N-1);
+ *   packages  Package ancestors;
+ *   nodes     a CPU's node is the NUMA node with the fewest CPUs whose
+ *             cpuset holds it (ties: a node without a memory subtype or
+ *             "DRAM" first, then the lowest os_index) — hwloc gives a
+ *             memory-only node (HBM, NVDIMM, CXL) the cpuset of its locality,
+ *             Linux gives it no CPUs; nodes left without CPUs are memory-only
+ *             and, as in v6.6 sched_init_numa() (for_each_cpu_node_but), add
+ *             no NUMA level;
+ *   LLC       the L3 cache (x86 cpu_llc_shared_mask(), arm64 llc_sibling),
+ *             else the L2, else the kernel's fallback without cache
+ *             information (x86: the core; others: the package within the
+ *             node); clipped to the node (x86 match_llc() under SNC);
+ *   clusters  x86: the L2 (v6.6 cpu_clustergroup_mask() = cpu_l2c_shared_mask());
+ *             others: a Group of subtype "Cluster" (Linux cluster_cpus_list);
+ *   cores     Core ancestors (SMT siblings = the core's PUs);
+ *   SLIT      the NUMA distance matrix of kind FROM_OS|MEANS_LATENCY (the
+ *             firmware SLIT), else FROM_USER|MEANS_LATENCY, chosen by kind,
+ *             not by name; without one 10/20 (the kernel's default);
+ *   capacity  CPU kinds: the "LinuxCapacity" info (the kernel's
+ *             cpu_capacity), else on non-x86 the "FrequencyMaxMHz" ratio
+ *             (arch_topology's normalisation with equal capacity-dmips-mhz);
+ *             x86 stays 1024 (v6.6 x86 has no arch_scale_cpu_capacity);
+ *   vendor    the "CPUVendor" info (GenuineIntel, AuthenticAMD, ...), else
+ *             the "Architecture" info (aarch64, riscv64, loongarch64).
+ */
+#include "simsched/topology.h"
+#include "simsched/error.h"
+#include "topology_import.h"
+
+#include <string.h>
+
+#ifndef SIMSCHED_HAVE_HWLOC
+
+char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err)
+{
+	(void)name;
+	(void)warnings;
+	g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+		    "%s: simsched was built without hwloc, so --hwloc is not available "
+		    "(install libhwloc-dev, e.g. scripts/setup.sh, and rebuild)", path ? path : "--hwloc");
+	return NULL;
+}
+
+#else
+
+#include <hwloc.h>
+
+struct hw {
+	struct ss_imp im;
+	hwloc_topology_t topo;
+	const char *path;
+	hwloc_obj_t *pu;               /* CPU -> its PU object */
+	hwloc_obj_t *node;             /* node index (os_index order) -> object */
+};
+
+static int cmp_node(const void *a, const void *b)
+{
+	const hwloc_obj_t x = *(const hwloc_obj_t *)a, y = *(const hwloc_obj_t *)b;
+
+	return x->os_index < y->os_index ? -1 : x->os_index > y->os_index;
+}
+
+static void mask_from_cpuset(struct hw *h, hwloc_const_cpuset_t cs, uint64_t *m)
+{
+	unsigned i;
+
+	ss_cpumask_zero(m, h->im.nw);
+	hwloc_bitmap_foreach_begin(i, cs) {
+		if (i < h->im.nr_cpus)
+			ss_cpumask_set(m, i);
+	} hwloc_bitmap_foreach_end();
+}
+
+/* CPUs: PU objects numbered 0..N-1 by os_index (absent PUs are offline). */
+static int read_pus(struct hw *h, GError **err)
+{
+	unsigned n = (unsigned)hwloc_get_nbobjs_by_type(h->topo, HWLOC_OBJ_PU);
+	hwloc_obj_t pu = NULL;
+
+	if (n == 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: no PU objects (expected an hwloc topology with CPUs)",
+			    h->path);
+		return -1;
+	}
+	if (n > SS_MAX_CPUS) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: %u PUs (at most %u CPUs can be modelled)", h->path, n,
+			    SS_MAX_CPUS);
+		return -1;
+	}
+	h->pu = g_new0(hwloc_obj_t, n);
+	while ((pu = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_PU, pu))) {
+		if (pu->os_index >= n) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: PU os_index %u but only %u PUs: the CPU numbers are not 0..%u, so a CPU in between "
+				    "is offline or missing (topology files number CPUs 0..N-1; bring the CPUs online before "
+				    "exporting; CPUs offline above the highest online one are fine)",
+				    h->path, pu->os_index, n, n - 1);
+			return -1;
+		}
+		if (h->pu[pu->os_index]) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: two PUs with os_index %u (expected unique CPU numbers)",
+				    h->path, pu->os_index);
+			return -1;
+		}
+		h->pu[pu->os_index] = pu;
+	}
+	h->im.nr_cpus = n;
+	h->im.nw = ss_cpumask_words(n);
+	{
+		/* offline CPUs: in the complete cpuset, not in the topology */
+		hwloc_bitmap_t off = hwloc_bitmap_dup(hwloc_topology_get_complete_cpuset(h->topo));
+		char *s = NULL;
+
+		hwloc_bitmap_andnot(off, off, hwloc_topology_get_topology_cpuset(h->topo));
+		if (!hwloc_bitmap_iszero(off) && hwloc_bitmap_list_asprintf(&s, off) >= 0)
+			ss_imp_warn(&h->im, "%s: CPUs %s are offline: left out (the kernel leaves offline CPUs out of "
+				    "every sibling mask and sched domain)", h->path, s);
+		free(s);
+		hwloc_bitmap_free(off);
+	}
+	return 0;
+}
+
+/* "CPUVendor" (x86 packages), else "Architecture" (root). */
+static void read_vendor(struct hw *h)
+{
+	const char *v = NULL, *arch;
+	hwloc_obj_t o = NULL;
+
+	while (!v && (o = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_PACKAGE, o)))
+		v = hwloc_obj_get_info_by_name(o, "CPUVendor");
+	if (!v)
+		v = hwloc_obj_get_info_by_name(hwloc_get_root_obj(h->topo), "CPUVendor");
+	if (v) {
+		if (!strcmp(v, "GenuineIntel"))
+			h->im.vendor = g_strdup("intel");
+		else if (!strcmp(v, "AuthenticAMD"))
+			h->im.vendor = g_strdup("amd");
+		else if (!strcmp(v, "HygonGenuine"))
+			h->im.vendor = g_strdup("hygon");
+		else if (!strcmp(v, "CentaurHauls") || !strcmp(v, "  Shanghai  ") || !strcmp(v, "Shanghai"))
+			h->im.vendor = g_strdup("zhaoxin");
+		if (h->im.vendor) {
+			h->im.vendor_src = "the hwloc CPUVendor info";
+			return;
+		}
+	}
+	arch = hwloc_obj_get_info_by_name(hwloc_get_root_obj(h->topo), "Architecture");
+	if (arch) {
+		if (g_str_has_prefix(arch, "aarch64") || g_str_has_prefix(arch, "arm"))
+			h->im.vendor = g_strdup("arm");
+		else if (g_str_has_prefix(arch, "riscv"))
+			h->im.vendor = g_strdup("riscv");
+		else if (g_str_has_prefix(arch, "loongarch"))
+			h->im.vendor = g_strdup("loongarch");
+		if (h->im.vendor) {
+			h->im.vendor_src = "the hwloc Architecture info";
+			return;
+		}
+	}
+	h->im.vendor = g_strdup("generic");
+	h->im.vendor_src = "default";
+	ss_imp_warn(&h->im, "%s: CPU vendor not recognised (CPUVendor \"%s\", Architecture \"%s\"); using vendor "
+		    "\"generic\" (the kernel's default topology table, node_reclaim_distance 30)", h->path,
+		    v ? v : "none", arch ? arch : "none");
+}
+
+static bool dram_like(hwloc_obj_t n)
+{
+	return !n->subtype || !strcmp(n->subtype, "DRAM");
+}
+
+/* Nodes and each CPU's node. */
+static int read_nodes(struct hw *h, GError **err)
+{
+	struct ss_imp *im = &h->im;
+	unsigned nn = (unsigned)hwloc_get_nbobjs_by_type(h->topo, HWLOC_OBJ_NUMANODE);
+	hwloc_obj_t o = NULL;
+	unsigned k = 0;
+
+	im->cpu_node = g_new(unsigned, im->nr_cpus);
+	if (nn == 0) {
+		ss_imp_warn(im, "%s: no NUMA nodes; one node", h->path);
+		im->nr_nodes = 1;
+		im->node_ids = g_new0(unsigned, 1);
+		for (unsigned c = 0; c < im->nr_cpus; c++)
+			im->cpu_node[c] = 0;
+		return 0;
+	}
+	h->node = g_new(hwloc_obj_t, nn);
+	while ((o = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_NUMANODE, o)))
+		h->node[k++] = o;
+	qsort(h->node, nn, sizeof(*h->node), cmp_node);
+	im->nr_nodes = nn;
+	im->node_ids = g_new(unsigned, nn);
+	for (unsigned i = 0; i < nn; i++) {
+		im->node_ids[i] = h->node[i]->os_index;
+		if (i && im->node_ids[i] == im->node_ids[i - 1]) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: two NUMA nodes with os_index %u (expected unique node numbers)",
+				    h->path, im->node_ids[i]);
+			return -1;
+		}
+	}
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		int best = -1;
+		int best_w = 0;
+
+		for (unsigned i = 0; i < nn; i++) {
+			hwloc_obj_t n = h->node[i];
+			int w;
+
+			if (!n->cpuset || !hwloc_bitmap_isset(n->cpuset, c))
+				continue;
+			w = hwloc_bitmap_weight(n->cpuset);
+			if (best < 0 || w < best_w ||
+			    (w == best_w && dram_like(n) && !dram_like(h->node[best]))) {
+				best = (int)i;
+				best_w = w;
+			}
+		}
+		if (best < 0) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: PU %u is in no NUMA node's cpuset (expected every CPU local to one node)", h->path, c);
+			return -1;
+		}
+		im->cpu_node[c] = (unsigned)best;
+	}
+	return 0;
+}
+
+/* The SLIT: a NUMA latency matrix chosen by kind. */
+static int read_distances(struct hw *h, GError **err)
+{
+	struct ss_imp *im = &h->im;
+	static const struct {
+		unsigned long kind;
+		const char *what;
+	} kinds[] = {
+		{ HWLOC_DISTANCES_KIND_FROM_OS | HWLOC_DISTANCES_KIND_MEANS_LATENCY, "FROM_OS latency (the firmware SLIT)" },
+		{ HWLOC_DISTANCES_KIND_FROM_USER | HWLOC_DISTANCES_KIND_MEANS_LATENCY, "FROM_USER latency" },
+	};
+	unsigned nn = im->nr_nodes;
+	bool *has_cpu = g_new0(bool, nn);
+	int rc = -1;
+
+	im->dist = g_new(unsigned, (size_t)nn * nn);
+	for (unsigned i = 0; i < nn; i++)
+		for (unsigned j = 0; j < nn; j++)
+			im->dist[i * nn + j] = i == j ? 10 : 20;
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		has_cpu[im->cpu_node[c]] = true;
+	im->have_dist = false;
+	for (unsigned kk = 0; kk < G_N_ELEMENTS(kinds) && !im->have_dist && h->node; kk++) {
+		struct hwloc_distances_s *d[16];
+		unsigned nr = G_N_ELEMENTS(d);
+
+		if (hwloc_distances_get_by_type(h->topo, HWLOC_OBJ_NUMANODE, &nr, d, kinds[kk].kind, 0) < 0)
+			continue;
+		nr = MIN(nr, (unsigned)G_N_ELEMENTS(d));
+		for (unsigned m = 0; m < nr && !im->have_dist; m++) {
+			int *idx = g_new(int, nn);
+			bool covers = true;
+
+			for (unsigned i = 0; i < nn; i++) {
+				idx[i] = -1;
+				for (unsigned q = 0; q < d[m]->nbobjs; q++)
+					if (d[m]->objs[q] == h->node[i])
+						idx[i] = (int)q;
+				if (idx[i] < 0 && has_cpu[i])
+					covers = false;
+			}
+			if (covers) {
+				for (unsigned i = 0; i < nn; i++)
+					for (unsigned j = 0; j < nn; j++)
+						if (idx[i] >= 0 && idx[j] >= 0) {
+							hwloc_uint64_t v = d[m]->values[(unsigned)idx[i] * d[m]->nbobjs + (unsigned)idx[j]];
+							im->dist[i * nn + j] = v > 1000 ? 1000 : (unsigned)v;
+						}
+				im->have_dist = true;
+				if (kk > 0)
+					ss_imp_warn(im, "%s: no OS-provided NUMA latency matrix; using the %s matrix",
+						    h->path, kinds[kk].what);
+			}
+			g_free(idx);
+		}
+		for (unsigned m = 0; m < nr; m++)
+			hwloc_distances_release(h->topo, d[m]);
+	}
+	{
+		unsigned nr_cpu_nodes = 0;
+
+		for (unsigned i = 0; i < nn; i++)
+			nr_cpu_nodes += has_cpu[i];
+		if (!im->have_dist && nr_cpu_nodes > 1)
+			ss_imp_warn(im, "%s: no NUMA latency matrix; using 10 locally and 20 (REMOTE_DISTANCE) between nodes, "
+				    "as the kernel does without a SLIT", h->path);
+	}
+	/* ACPI SLIT rules between the nodes with CPUs (the ones sched_init_numa() reads) */
+	for (unsigned i = 0; i < nn; i++) {
+		for (unsigned j = 0; j < nn; j++) {
+			unsigned v = im->dist[i * nn + j], w = im->dist[j * nn + i];
+
+			if (!has_cpu[i] || !has_cpu[j])
+				continue;
+			if (i == j && v != 10) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: distance node%u->node%u is %u (expected 10 on the diagonal, ACPI SLIT rules)",
+					    h->path, im->node_ids[i], im->node_ids[j], v);
+				goto out;
+			}
+			if (i != j && (v < 11 || v > 254)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: distance node%u->node%u is %u (expected 11..254 between nodes, ACPI SLIT rules)",
+					    h->path, im->node_ids[i], im->node_ids[j], v);
+				goto out;
+			}
+			if (v != w) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: asymmetric NUMA distances (node%u->node%u is %u, node%u->node%u is %u): "
+					    "cannot be modelled — v6.6 sched_init_numa() builds each CPU's NUMA spans from its "
+					    "own node's row, so CPUs of one level disagree about its span, and the topology "
+					    "format holds one symmetric SLIT",
+					    h->path, im->node_ids[i], im->node_ids[j], v, im->node_ids[j], im->node_ids[i], w);
+				goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	g_free(has_cpu);
+	return rc;
+}
+
+/* Capacity from CPU kinds. */
+static void read_capacity(struct hw *h)
+{
+	struct ss_imp *im = &h->im;
+	int nk = hwloc_cpukinds_get_nr(h->topo, 0);
+	hwloc_bitmap_t cs = hwloc_bitmap_alloc();
+	unsigned *cap = NULL, *freq = NULL;
+	bool all_cap = true, all_freq = true;
+	unsigned fmax = 0;
+
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		im->capacity[c] = 1024;
+	if (nk < 2)
+		goto out;
+	if (ss_imp_is_x86(im->vendor)) {
+		ss_imp_warn(im, "%s: %d CPU kinds (hybrid x86); capacities stay 1024: v6.6 x86 has no per-CPU "
+			    "capacity and prefers big cores through ITMT/SD_ASYM_PACKING, which is not modelled", h->path, nk);
+		goto out;
+	}
+	cap = g_new0(unsigned, (unsigned)nk);
+	freq = g_new0(unsigned, (unsigned)nk);
+	for (int k = 0; k < nk; k++) {
+		unsigned nr_infos = 0;
+		struct hwloc_info_s *infos = NULL;
+		int eff;
+
+		if (hwloc_cpukinds_get_info(h->topo, (unsigned)k, cs, &eff, &nr_infos, &infos, 0) < 0) {
+			all_cap = all_freq = false;
+			continue;
+		}
+		for (unsigned i = 0; i < nr_infos; i++) {
+			guint64 v;
+
+			if (!g_ascii_string_to_unsigned(infos[i].value, 10, 1, 1000000, &v, NULL))
+				continue;
+			if (!strcmp(infos[i].name, "LinuxCapacity"))
+				cap[k] = (unsigned)v;
+			else if (!strcmp(infos[i].name, "FrequencyMaxMHz"))
+				freq[k] = (unsigned)v;
+		}
+		all_cap &= cap[k] > 0 && cap[k] <= 1024;
+		all_freq &= freq[k] > 0;
+		fmax = MAX(fmax, freq[k]);
+	}
+	if (!all_cap && !all_freq) {
+		ss_imp_warn(im, "%s: %d CPU kinds without LinuxCapacity nor FrequencyMaxMHz on every kind; capacities "
+			    "stay 1024 (hwloc efficiency ranks are an order, not a capacity)", h->path, nk);
+		goto out;
+	}
+	if (!all_cap)
+		ss_imp_warn(im, "%s: capacity from the CPU kinds' FrequencyMaxMHz ratio (no LinuxCapacity): "
+			    "capacity = 1024 x MHz / max MHz, arch_topology's rule when every CPU has the same "
+			    "capacity-dmips-mhz; an estimate, edit if the cores differ in IPC", h->path);
+	for (int k = 0; k < nk; k++) {
+		unsigned v = all_cap ? cap[k] : (unsigned)MAX(1u, (uint64_t)freq[k] * 1024 / fmax);
+		unsigned i;
+
+		if (hwloc_cpukinds_get_info(h->topo, (unsigned)k, cs, NULL, NULL, NULL, 0) < 0)
+			continue;
+		hwloc_bitmap_foreach_begin(i, cs) {
+			if (i < im->nr_cpus)
+				im->capacity[i] = v;
+		} hwloc_bitmap_foreach_end();
+	}
+out:
+	g_free(cap);
+	g_free(freq);
+	hwloc_bitmap_free(cs);
+}
+
+static hwloc_obj_t ancestor_cache(hwloc_obj_t pu, unsigned depth)
+{
+	for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+		if (hwloc_obj_type_is_cache(o->type) && o->attr->cache.depth == depth &&
+		    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION)
+			return o;
+	return NULL;
+}
+
+static hwloc_obj_t ancestor_cluster(hwloc_obj_t pu)
+{
+	for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+		if (o->type == HWLOC_OBJ_GROUP && o->subtype && !strcmp(o->subtype, "Cluster"))
+			return o;
+	return NULL;
+}
+
+static int build_masks(struct hw *h, GError **err)
+{
+	struct ss_imp *im = &h->im;
+	bool no_pkg = false, l3 = false, l2 = false;
+	unsigned cache_depth = 0;
+
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		hwloc_obj_t pu = h->pu[c], o;
+
+		o = hwloc_get_ancestor_obj_by_type(h->topo, HWLOC_OBJ_PACKAGE, pu);
+		if (o) {
+			mask_from_cpuset(h, o->cpuset, ss_imp_mask(im, LV_PKG, c));
+		} else {
+			no_pkg = true;
+			for (unsigned d = 0; d < im->nr_cpus; d++)
+				ss_cpumask_set(ss_imp_mask(im, LV_PKG, c), d);
+		}
+		o = hwloc_get_ancestor_obj_by_type(h->topo, HWLOC_OBJ_CORE, pu);
+		if (o)
+			mask_from_cpuset(h, o->cpuset, ss_imp_mask(im, LV_CORE, c));
+		else
+			ss_cpumask_set(ss_imp_mask(im, LV_CORE, c), c);
+		for (unsigned d = 0; d < im->nr_cpus; d++)
+			if (im->cpu_node[d] == im->cpu_node[c])
+				ss_cpumask_set(ss_imp_mask(im, LV_NODE, c), d);
+		if (ancestor_cache(pu, 3))
+			l3 = true;
+		if (ancestor_cache(pu, 2))
+			l2 = true;
+	}
+	if (no_pkg)
+		ss_imp_warn(im, "%s: no Package objects; one package", h->path);
+	cache_depth = l3 ? 3 : l2 ? 2 : 0;
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		hwloc_obj_t llc = cache_depth ? ancestor_cache(h->pu[c], cache_depth) : NULL;
+
+		if (cache_depth && !llc) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: PU %u has no L%u cache while others do (expected every CPU under one last-level cache)",
+				    h->path, c, cache_depth);
+			return -1;
+		}
+		if (llc)
+			mask_from_cpuset(h, llc->cpuset, ss_imp_mask(im, LV_LLC, c));
+	}
+	if (l3) {
+		/* the L3 is the LLC */
+	} else if (l2) {
+		ss_imp_warn(im, "%s: no L3 cache; the LLC is the L2, the highest cache level as the kernel's cacheinfo "
+			    "finds it", h->path);
+	} else if (ss_imp_is_x86(im->vendor)) {
+		ss_imp_warn(im, "%s: no L2/L3 cache objects; each core is its own LLC (x86 cpu_llc_shared_mask() "
+			    "without an LLC id, widened to the SMT siblings)", h->path);
+		for (unsigned c = 0; c < im->nr_cpus; c++)
+			ss_cpumask_copy(ss_imp_mask(im, LV_LLC, c), ss_imp_mask(im, LV_CORE, c), im->nw);
+	} else {
+		ss_imp_warn(im, "%s: no L2/L3 cache objects; the LLC is the package within the node "
+			    "(arch_topology cpu_coregroup_mask() without llc_sibling)", h->path);
+	}
+
+	/* clusters: x86's L2, others' Cluster groups; without them the core */
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		hwloc_obj_t cl = ss_imp_is_x86(im->vendor) ? ancestor_cache(h->pu[c], 2) : ancestor_cluster(h->pu[c]);
+
+		if (cl)
+			mask_from_cpuset(h, cl->cpuset, ss_imp_mask(im, LV_CLS, c));
+		else
+			ss_cpumask_copy(ss_imp_mask(im, LV_CLS, c), ss_imp_mask(im, LV_CORE, c), im->nw);
+	}
+
+	ss_imp_join_packages(im);
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_NODE, c), im->nw)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: the SMT siblings of PU %u are in different NUMA nodes (expected a core's threads in one node)",
+				    h->path, c);
+			return -1;
+		}
+	}
+	if (!l3 && !l2 && !ss_imp_is_x86(im->vendor))
+		for (unsigned c = 0; c < im->nr_cpus; c++)
+			ss_cpumask_and(ss_imp_mask(im, LV_LLC, c), ss_imp_mask(im, LV_PKG, c), ss_imp_mask(im, LV_NODE, c), im->nw);
+	if (ss_imp_restrict(im, LV_LLC, LV_NODE))
+		ss_imp_warn(im, "%s: an L%u cache spans several NUMA nodes; the LLC is clipped to the node, as x86 "
+			    "match_llc() does (Sub-NUMA Clustering; elsewhere topology_sane() ignores the dependency)",
+			    h->path, cache_depth);
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_LLC, c), im->nw)) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: the SMT siblings of PU %u do not share its LLC (expected a core's threads under one cache)",
+				    h->path, c);
+			return -1;
+		}
+	}
+	if (ss_imp_restrict(im, LV_CLS, LV_LLC))
+		ss_imp_warn(im, "%s: a cluster is larger than its LLC; cut to the LLC", h->path);
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_CLS, c), im->nw)) {
+			ss_imp_warn(im, "%s: PU %u's cluster does not hold its SMT siblings; cluster information ignored "
+				    "(one cluster per core)", h->path, c);
+			for (unsigned d = 0; d < im->nr_cpus; d++)
+				ss_cpumask_copy(ss_imp_mask(im, LV_CLS, d), ss_imp_mask(im, LV_CORE, d), im->nw);
+			break;
+		}
+	}
+	im->origin = g_strdup_printf("`simsched topo import --hwloc` from %s (read by libhwloc %s)", h->path,
+				     HWLOC_VERSION);
+	return 0;
+}
+
+char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err)
+{
+	struct hw h = { 0 };
+	char *xml = NULL, *out = NULL;
+	gsize len = 0;
+	GError *e = NULL;
+	const char *llc_note;
+
+	g_return_val_if_fail(err == NULL || *err == NULL, NULL);
+	if (!ss_imp_check_name(&name, err))
+		return NULL;
+	h.path = path;
+	h.im.warnings = warnings;
+	h.im.cpu_dir = g_strdup(path);
+	h.im.node_dir = g_strdup(path);
+	if (!g_file_get_contents(path, &xml, &len, &e)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, e->message);
+		g_error_free(e);
+		goto out;
+	}
+	if (hwloc_topology_init(&h.topo) < 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: hwloc_topology_init failed", path);
+		goto out;
+	}
+	if (len > G_MAXINT - 1 || hwloc_topology_set_xmlbuffer(h.topo, xml, (int)len + 1) < 0 ||
+	    hwloc_topology_load(h.topo) < 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "%s: not a valid hwloc XML topology (libhwloc %s could not load it; expected an `lstopo FILE.xml` "
+			    "export, v1 or v2; HWLOC_XML_VERBOSE=1 shows the parser's reason)", path, HWLOC_VERSION);
+		goto out;
+	}
+	if (read_pus(&h, err) < 0)
+		goto out;
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		h.im.lv[lv] = g_new0(uint64_t, (size_t)h.im.nr_cpus * h.im.nw);
+	h.im.capacity = g_new(unsigned, h.im.nr_cpus);
+	read_vendor(&h);
+	if (read_nodes(&h, err) < 0 || read_distances(&h, err) < 0)
+		goto out;
+	read_capacity(&h);
+	if (build_masks(&h, err) < 0)
+		goto out;
+	llc_note = NULL;
+	for (unsigned c = 0; c < h.im.nr_cpus && !llc_note; c++)
+		llc_note = ancestor_cache(h.pu[c], 3) ? "(LLC = L3)" : ancestor_cache(h.pu[c], 2) ? "(LLC = L2: no L3)"
+										   : "(no cache information: kernel fallback)";
+	out = ss_imp_emit_yaml(&h.im, name, llc_note);
+out:
+	if (h.topo)
+		hwloc_topology_destroy(h.topo);
+	g_free(xml);
+	g_free(h.pu);
+	g_free(h.node);
+	ss_imp_clear(&h.im);
+	return out;
+}
+
+#endif /* SIMSCHED_HAVE_HWLOC */

@@ -1,0 +1,58 @@
+/*
+ * lib/topology_import.h — the part the machine importers share (internal):
+ * per-CPU level masks of an imported machine, the checks and fixes every
+ * importer applies, and the topology YAML writer. The sysfs importer
+ * (topology_import.c) and the hwloc importer (topology_hwloc.c) fill a
+ * struct ss_imp and call ss_imp_emit_yaml().
+ */
+#ifndef SIMSCHED_TOPOLOGY_IMPORT_H
+#define SIMSCHED_TOPOLOGY_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+struct ss_imp {
+	const char *root;              /* sysfs: the tree's root */
+	char *cpu_dir;                 /* sysfs: ROOT/sys/devices/system/cpu; hwloc: the file (for messages) */
+	char *node_dir;                /* sysfs: ROOT/sys/devices/system/node; hwloc: the file (for messages) */
+	char *origin;                  /* "`simsched topo import --... ` from ..." for the YAML header */
+	unsigned nr_cpus, nw;
+	GPtrArray *warnings;
+	/* per CPU masks: [0] package, [1] node, [2] llc, [3] cluster, [4] core */
+	uint64_t *lv[5];
+	unsigned *capacity;
+	/* NUMA */
+	unsigned nr_nodes;             /* nodes as the source lists them */
+	unsigned *node_ids;            /* their numbers (sparse ids kept for comments) */
+	unsigned *cpu_node;            /* CPU -> index into node_ids */
+	unsigned *dist;                /* nr_nodes x nr_nodes, source order */
+	bool have_dist;
+	char *vendor;
+	const char *vendor_src;
+};
+
+enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
+
+/** Append a warning (no-op when im->warnings is NULL). */
+void ss_imp_warn(struct ss_imp *im, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/** The mask of level lv of cpu (im->nw words). */
+uint64_t *ss_imp_mask(struct ss_imp *im, unsigned lv, unsigned cpu);
+/** mask(lv) &= mask(parent) for every CPU; true if anything was cut. */
+bool ss_imp_restrict(struct ss_imp *im, unsigned lv, unsigned parent);
+/** Join packages that one node spans (warning if any). */
+void ss_imp_join_packages(struct ss_imp *im);
+/** intel/amd/hygon/zhaoxin: the x86 topology table and LLC rules. */
+bool ss_imp_is_x86(const char *vendor);
+/** Default NULL to "imported"; refuse empty names and control characters (SS_ERROR_USAGE). */
+bool ss_imp_check_name(const char **name, GError **err);
+/** Free everything an importer filled in (and zero *im). */
+void ss_imp_clear(struct ss_imp *im);
+/**
+ * The topology YAML of the filled-in machine (g_free). llc_note, if not
+ * NULL, is added to the header's LLC count (e.g. how the LLC was derived).
+ * Nodes without CPUs are left out of the SLIT, with a warning.
+ */
+char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note);
+
+#endif

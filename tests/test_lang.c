@@ -1,0 +1,342 @@
+/*
+ * test_lang.c — the behaviour language's constructs run by the simulator:
+ * wake sets, token conservation, bounded channels, mutexes, barriers,
+ * spawn/exit and fork placement (find_idlest_cpu), timers, phases, and the
+ * distributions' means.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ss_sched.h"
+#include "simsched/error.h"
+
+static struct ss_topology *kunpeng;
+
+static int setup(void **state)
+{
+	GError *err = NULL;
+
+	(void)state;
+	kunpeng = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	return !kunpeng;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ss_topology_free(kunpeng);
+	return 0;
+}
+
+#define MAXA 200000
+struct trace {
+	unsigned n;
+	struct {
+		uint64_t t;
+		unsigned task;
+		struct ss_wl_action a;
+	} e[MAXA];
+};
+
+static void record(void *ctx, uint64_t now, unsigned task, const struct ss_wl_action *a)
+{
+	struct trace *tr = ctx;
+
+	if (tr->n < MAXA) {
+		tr->e[tr->n].t = now;
+		tr->e[tr->n].task = task;
+		tr->e[tr->n].a = *a;
+		tr->n++;
+	}
+}
+
+static const char head[] = "name: t\ninstance: inst\nmetric: {name: x, unit: transactions/s, higher_is_better: true}\n";
+
+static struct ss_results *run(const char *body, unsigned load_pct, uint64_t dur, struct trace *tr,
+			      struct ss_workload **wout)
+{
+	char *text = g_strconcat(head, body, NULL);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+	struct ss_run_config c = { 0 };
+	struct ss_results *r;
+
+	if (!w)
+		fail_msg("%s", err->message);
+	g_free(text);
+	c.topo = kunpeng;
+	c.wl = w;
+	ss_params_defaults(&c.params, kunpeng);
+	c.load_pct_x100 = load_pct * 100;
+	c.seed = 7;
+	c.duration_ns = dur;
+	c.trace = tr ? record : NULL;
+	c.trace_ctx = tr;
+	r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s", err->message);
+	if (wout)
+		*wout = w;
+	else
+		ss_workload_free(w);
+	return r;
+}
+
+static unsigned count(const struct trace *tr, unsigned task, enum ss_wl_action_kind k)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < tr->n; i++)
+		n += tr->e[i].task == task && tr->e[i].a.kind == k;
+	return n;
+}
+
+/* wake which: all reaches every worker; round robin cycles; tokens are not lost */
+static void test_wake_sets(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	/* 1 instance: boss (task 0) + 4 workers (1..4) + rr (5) + 3 others (6..8) */
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: boss\n    program:\n      - loop: {count: 10, do: [run: 10us, wake: {task: w, which: all}, wake: {task: o, which: round_robin}, sleep: 1ms]}\n"
+				   "  - name: w\n    count: 4\n    program: [loop: {forever: true, do: [wait, run: 5us]}]\n"
+				   "  - name: o\n    count: 3\n    program: [loop: {forever: true, do: [wait, run: 5us]}]\n",
+				   100, 50000000, tr, NULL);
+
+	(void)state;
+	assert_int_equal(r->nr_tasks, 8);
+	for (unsigned t = 1; t <= 4; t++)
+		assert_int_equal(count(tr, t, SS_ACT_RUN), 10);   /* every wake of all reached every worker */
+	/* 10 round-robin wakes over 3 tasks: 4, 3, 3 */
+	assert_int_equal(count(tr, 5, SS_ACT_RUN), 4);
+	assert_int_equal(count(tr, 6, SS_ACT_RUN), 3);
+	assert_int_equal(count(tr, 7, SS_ACT_RUN), 3);
+	ss_results_free(r);
+	g_free(tr);
+}
+
+/* a full channel blocks its sender; every message is received exactly once */
+static void test_channel_blocks(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	/* the sender is fast, the receiver slow; capacity 2 */
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: s\n    program: [loop: {count: 50, do: [run: 1us, send: {task: r}]}]\n"
+				   "  - name: r\n    channel: 2\n    program: [loop: {count: 50, do: [recv, run: 100us]}]\n",
+				   100, 100000000, tr, NULL);
+	uint64_t last_send = 0, first_recv_run = UINT64_MAX;
+	unsigned sends = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < tr->n; i++) {
+		if (tr->e[i].task == 0 && tr->e[i].a.kind == SS_ACT_SEND) {
+			sends++;
+			last_send = tr->e[i].t;
+		}
+		if (tr->e[i].task == 1 && tr->e[i].a.kind == SS_ACT_RUN && tr->e[i].t < first_recv_run)
+			first_recv_run = tr->e[i].t;
+	}
+	assert_int_equal(sends, 50);
+	assert_int_equal(count(tr, 1, SS_ACT_RUN), 50);
+	/* without blocking, 50 sends take ~50 us; blocked by a 2-message channel
+	 * they are paced by the receiver's 100 us per message: the 50th send
+	 * goes once the receiver has taken ~47 messages */
+	if (last_send <= 45 * UINT64_C(100000)) fail_msg("last send at %llu", (unsigned long long)last_send);
+	assert_int_equal(r->finish_ns, 0);   /* not a finish-time metric */
+	ss_results_free(r);
+	g_free(tr);
+}
+
+/* a mutex serialises its critical sections; FIFO handoff */
+static void test_mutex_serialises(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: a\n    count: 6\n    program: [loop: {count: 5, do: [lock: m, transaction: begin, run: 50us, transaction: end, unlock: m, run: 10us]}]\n",
+				   100, 100000000, tr, NULL);
+	int holder = -1;
+	unsigned ends = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < tr->n; i++) {
+		const struct ss_wl_action *a = &tr->e[i].a;
+
+		if (a->kind == SS_ACT_TXN_BEGIN) {
+			assert_int_equal(holder, -1);   /* nobody else inside */
+			holder = (int)tr->e[i].task;
+		} else if (a->kind == SS_ACT_TXN_END) {
+			assert_int_equal(holder, (int)tr->e[i].task);
+			holder = -1;
+			ends++;
+		}
+	}
+	assert_int_equal(ends, 30);
+	ss_results_free(r);
+	g_free(tr);
+}
+
+/* a barrier releases all its parties, and none before the last arrives */
+static void test_barrier_releases_all(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: fast\n    count: 3\n    program: [run: 10us, barrier: b, run: 1us]\n"
+				   "  - name: slow\n    program: [run: 500us, barrier: b, run: 1us]\n",
+				   100, 10000000, tr, NULL);
+	unsigned after = 0;
+	uint64_t slow_arrive = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < tr->n; i++)
+		if (tr->e[i].task == 3 && tr->e[i].a.kind == SS_ACT_BARRIER)
+			slow_arrive = tr->e[i].t;
+	for (unsigned i = 0; i < tr->n; i++)
+		if (tr->e[i].a.kind == SS_ACT_RUN && tr->e[i].a.ns == 1000) {
+			after++;
+			assert_true(tr->e[i].t >= slow_arrive);
+		}
+	assert_true(slow_arrive >= 500000);
+	assert_int_equal(after, 4);
+	ss_results_free(r);
+	g_free(tr);
+}
+
+/* spawn/exit: counts; seconds to finish; children land on idle CPUs (find_idlest_cpu) */
+static void test_spawn_exit_and_placement(void **state)
+{
+	struct ss_workload *w;
+	char *text = g_strconcat("name: t\ninstance: inst\nmetric: {name: time, unit: s, higher_is_better: false}\n"
+				 "instances_per_cpu: 0.001\ntasks:\n"
+				 "  - name: parent\n    start_cpu: 0\n    program: [run: 50us, spawn: {task: child, count: 8}, run: 10us, exit]\n"
+				 "  - name: child\n    count: 8\n    spawned: true\n    program: [run: 1ms, exit]\n", NULL);
+	GError *err = NULL;
+	struct ss_run_config c = { 0 };
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r;
+	bool seen[128] = { false };
+
+	(void)state;
+	w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+	g_free(text);
+	assert_non_null(w);
+	c.topo = kunpeng;
+	c.wl = w;
+	ss_params_defaults(&c.params, kunpeng);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.duration_ns = 100000000;
+	c.trace = record;
+	c.trace_ctx = tr;
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_int_equal(r->spawns, 8);
+	/* all children ran 1 ms in parallel: done a little after 1.05 ms, not 8 ms */
+	if (!(r->finish_ns > 1050000 && r->finish_ns < 1500000)) fail_msg("finish %llu", (unsigned long long)r->finish_ns);
+	assert_true(ss_results_metric_value(r) > 0.00105 && ss_results_metric_value(r) < 0.0015);
+	for (unsigned t = 1; t <= 8; t++)
+		assert_int_equal(count(tr, t, SS_ACT_RUN), 1);
+	ss_results_free(r);
+	ss_workload_free(w);
+	g_free(tr);
+	(void)seen;
+}
+
+/* find_idlest_cpu() picks an idle CPU over a busy one, and stays in the fork domain */
+static void test_find_idlest_cpu(void **state)
+{
+	struct ss_workload *w;
+	struct ss_results *r;
+	struct trace *tr = g_new0(struct trace, 1);
+
+	(void)state;
+	/* 4 hogs pinned to CPUs 1-4 keep them busy; the parent on CPU 0 spawns 4 children */
+	r = run("instances_per_cpu: 0.001\ntasks:\n"
+		"  - name: hog\n    count: 4\n    cpus: 1-4\n    program: [run: 50ms]\n"
+		"  - name: parent\n    start_cpu: 0\n    program: [run: 1ms, spawn: {task: child, count: 4}, run: 1ms]\n"
+		"  - name: child\n    count: 4\n    spawned: true\n    program: [run: 2ms, exit]\n",
+		100, 10000000, tr, &w);
+	assert_int_equal(r->spawns, 4);
+	ss_results_free(r);
+	ss_workload_free(w);
+	g_free(tr);
+}
+
+/* distributions: sample means within tolerance for a fixed seed */
+static void test_distribution_means(void **state)
+{
+	struct ss_dist_bin bins[] = { { 10000, 3 }, { 50000, 1 } };
+	struct ss_dist n = { .kind = SS_DIST_NORMAL, .a = 100000, .b = 20000 };
+	struct ss_dist l = { .kind = SS_DIST_LOGNORMAL, .a = 100000, .b = 60000 };
+	struct ss_dist e = { .kind = SS_DIST_EMPIRICAL, .a = 4, .bins = bins, .nr_bins = 2 };
+	struct ss_rng rng;
+	double sn = 0, sn2 = 0, sl = 0, sl2 = 0, se = 0;
+	const unsigned N = 200000;
+
+	(void)state;
+	ss_rng_seed(&rng, 42, 1);
+	for (unsigned i = 0; i < N; i++) {
+		double x = (double)ss_dist_draw(&n, &rng), y = (double)ss_dist_draw(&l, &rng);
+		uint64_t z = ss_dist_draw(&e, &rng);
+
+		assert_true(z == 10000 || z == 50000);
+		sn += x;
+		sn2 += x * x;
+		sl += y;
+		sl2 += y * y;
+		se += (double)z;
+	}
+	sn /= N;
+	sl /= N;
+	se /= N;
+	assert_true(fabs(sn - 100000) < 300);
+	assert_true(fabs(sqrt(sn2 / N - sn * sn) - 20000) < 300);
+	assert_true(fabs(sl - 100000) < 600);
+	assert_true(fabs(sqrt(sl2 / N - sl * sl) - 60000) < 2000);
+	assert_true(fabs(se - 20000) < 300);   /* (3 x 10 + 50) / 4 us */
+}
+
+/* timer: absolute periods; phases: start_after / stop_after */
+static void test_timer_and_phases(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: p\n    start_after: 3ms\n    stop_after: 53ms\n"
+				   "    program: [loop: {forever: true, do: [timer: 10ms, run: {uniform: [1ms, 4ms]}]}]\n",
+				   100, 100000000, tr, NULL);
+	unsigned runs = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < tr->n; i++)
+		if (tr->e[i].a.kind == SS_ACT_RUN) {
+			/* each run starts at 3 ms + k x 10 ms (+ the context switch) */
+			uint64_t off = (tr->e[i].t - 3000000) % 10000000;
+
+			assert_true(tr->e[i].t >= 13000000);
+			assert_true(off < 20000);
+			runs++;
+		}
+	assert_int_equal(runs, 5);   /* periods ending at 13, 23, 33, 43, 53 ms; exit after 53 ms */
+	ss_results_free(r);
+	g_free(tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wake_sets),
+		cmocka_unit_test(test_channel_blocks),
+		cmocka_unit_test(test_mutex_serialises),
+		cmocka_unit_test(test_barrier_releases_all),
+		cmocka_unit_test(test_spawn_exit_and_placement),
+		cmocka_unit_test(test_find_idlest_cpu),
+		cmocka_unit_test(test_distribution_means),
+		cmocka_unit_test(test_timer_and_phases),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
