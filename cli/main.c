@@ -446,7 +446,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
-		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default throughput)", "NAME" },
+		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default: the workload's own, e.g. throughput)", "NAME" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
@@ -467,7 +467,7 @@ static int cmd_compare(int argc, char **argv)
 	gchar **pols = NULL;
 	g_autofree unsigned *loads = NULL;
 	unsigned nr_loads = 0;
-	struct ss_compare_spec spec = { 0 };
+	struct ss_compare_spec spec = { .metric = SS_CMP_WORKLOAD };
 	struct progress pr = { g_get_monotonic_time() };
 
 	if (argc > 1) {

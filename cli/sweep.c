@@ -107,7 +107,7 @@ int ss_cli_report(int argc, char **argv)
 {
 	g_autofree char *metric = NULL, *format = NULL, *policies = NULL, *out = NULL;
 	GOptionEntry entries[] = {
-		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default throughput)", "NAME" },
+		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default: the workload's own, e.g. throughput)", "NAME" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default), markdown, csv or json", "FMT" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "columns and their order, the first the baseline (default: the spec's)", "A,B,..." },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "also write the tables to FILE (written whole, then renamed)", "FILE" },
@@ -124,7 +124,7 @@ int ss_cli_report(int argc, char **argv)
 		fprintf(stderr, "simsched: report needs one or more result files (simsched sweep --out)\n");
 		return 2;
 	}
-	enum ss_cmp_metric m = SS_CMP_THROUGHPUT;
+	enum ss_cmp_metric m = SS_CMP_WORKLOAD;
 	if (metric && !ss_cmp_metric_parse(metric, &m, &err))
 		return fail(err, 2);
 	if (format && strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv") && strcmp(format, "json")) {

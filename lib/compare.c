@@ -63,6 +63,16 @@ static double m_busy_pct(const struct ss_results *r)
 	return ss_results_busy_pct(r);
 }
 
+static double m_sis_success_pct(const struct ss_results *r)
+{
+	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : 0.0;
+}
+
+static double m_workload(const struct ss_results *r)
+{
+	return ss_results_metric_value(r);
+}
+
 static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true, m_throughput,
 				"transactions per simulated second" },
@@ -79,6 +89,11 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
 				"wakeups placed on another CPU, per simulated second" },
 	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
+	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
+				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
+	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
+	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
+			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)" },
 };
 
 const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)
@@ -203,7 +218,7 @@ bool ss_paired_t_significant(const double *a, const double *b, unsigned n)
 
 void ss_compare_summarise(struct ss_compare_result *r)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = r->higher_is_better;
 	unsigned n = r->nr_seeds;
 	for (unsigned l = 0; l < r->nr_loads; l++) {
 		struct ss_cmp_cell *row = &r->cells[l * r->nr_policies];
@@ -306,6 +321,9 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 		}
 	}
 	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
+	if (s->metric == SS_CMP_WORKLOAD)
+		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
+					     ctx.res[0]->higher_is_better != 0);
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
@@ -331,6 +349,9 @@ struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const
 {
 	struct ss_compare_result *r = g_new0(struct ss_compare_result, 1);
 	r->metric = metric;
+	r->metric_name = g_strdup(metrics[metric].name);
+	r->metric_unit = g_strdup(metrics[metric].unit);
+	r->higher_is_better = metrics[metric].higher_is_better;
 	r->nr_policies = nr_policies;
 	r->nr_loads = nr_loads;
 	r->nr_seeds = nr_seeds;
@@ -353,7 +374,19 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r->cells);
 	g_strfreev(r->policies);
 	g_free(r->loads);
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
 	g_free(r);
+}
+
+void ss_compare_result_set_metric(struct ss_compare_result *r, const char *name, const char *unit,
+				  bool higher_is_better)
+{
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
+	r->metric_name = g_strdup(name ? name : "");
+	r->metric_unit = g_strdup(unit ? unit : "");
+	r->higher_is_better = higher_is_better;
 }
 
 /* ---------------------------------------------------------------- rendering */
@@ -368,7 +401,7 @@ static void load_label(char *buf, size_t len, unsigned load)
 
 char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = r->higher_is_better;
 	const char *meanname = hib ? "Hmean" : "Amean";
 	GString *s = g_string_new(NULL);
 	char lab[32];
@@ -376,7 +409,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 	if (!strcmp(format, "text") || !strcmp(format, "markdown")) {
 		bool md = !strcmp(format, "markdown");
 		if (md) {
-			g_string_append_printf(s, "| %s (%s, %s is better) | load |", metrics[r->metric].name, metrics[r->metric].unit,
+			g_string_append_printf(s, "| %s (%s, %s is better) | load |", r->metric_name, r->metric_unit,
 					       hib ? "higher" : "lower");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %s |", r->policies[p]);
@@ -386,7 +419,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			g_string_append_c(s, '\n');
 		} else {
 			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
-					       metrics[r->metric].name, metrics[r->metric].unit, hib ? "higher" : "lower", r->nr_seeds);
+					       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds);
 			g_string_append_printf(s, "%-18s", "");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %28s", r->policies[p]);
@@ -424,7 +457,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
-				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", metrics[r->metric].name,
+				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", r->metric_name,
 						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
 						       c->significant, c->stddev, c->cov_pct);
 				for (unsigned k = 0; k < r->nr_seeds; k++)
@@ -433,8 +466,8 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			}
 	} else if (!strcmp(format, "json")) {
 		cJSON *root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "metric", metrics[r->metric].name);
-		cJSON_AddStringToObject(root, "unit", metrics[r->metric].unit);
+		cJSON_AddStringToObject(root, "metric", r->metric_name);
+		cJSON_AddStringToObject(root, "unit", r->metric_unit);
 		cJSON_AddBoolToObject(root, "higher_is_better", hib);
 		cJSON_AddStringToObject(root, "mean", meanname);
 		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);

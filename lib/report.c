@@ -36,6 +36,8 @@ struct rec {
 	uint64_t seed;
 	double metric[SS_CMP_NR_METRICS];
 	bool has_metric[SS_CMP_NR_METRICS];
+	char *wl_metric_name, *wl_metric_unit;   /* workload_metric: what metrics.workload is */
+	bool wl_higher_is_better;
 };
 
 struct group {
@@ -59,6 +61,8 @@ static void rec_free(gpointer p)
 	g_free(r->where);
 	g_free(r->figures);
 	g_free(r->policy);
+	g_free(r->wl_metric_name);
+	g_free(r->wl_metric_unit);
 	g_free(r);
 }
 
@@ -206,6 +210,15 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 		const cJSON *m = field(metrics, ss_cmp_metric_name((enum ss_cmp_metric)i), cJSON_Number);
 		r->has_metric[i] = m != NULL;
 		r->metric[i] = m ? m->valuedouble : 0.0;
+	}
+	const cJSON *wm = field(o, "workload_metric", cJSON_Object);
+	if (wm && field(wm, "name", cJSON_String) && field(wm, "unit", cJSON_String) &&
+	    field(wm, "higher_is_better", cJSON_True | cJSON_False)) {
+		r->wl_metric_name = g_strdup(field(wm, "name", cJSON_String)->valuestring);
+		r->wl_metric_unit = g_strdup(field(wm, "unit", cJSON_String)->valuestring);
+		r->wl_higher_is_better = cJSON_IsTrue(field(wm, "higher_is_better", cJSON_True | cJSON_False));
+	} else {
+		r->has_metric[SS_CMP_WORKLOAD] = false;   /* a value without its meaning is no use */
 	}
 	char *ck = cell_key(r->group, r->policy, r->load_x100, r->seed);
 	struct rec *other = g_hash_table_lookup(rep->by_cell, ck);
@@ -470,6 +483,9 @@ static struct ss_compare_result *group_table(const struct ss_report *rep, unsign
 					res = NULL;
 					break;
 				}
+				if (metric == SS_CMP_WORKLOAD && !l && !p && !k)
+					ss_compare_result_set_metric(res, r->wl_metric_name, r->wl_metric_unit,
+								     r->wl_higher_is_better);
 				res->cells[l * pols->len + p].values[k] = r->metric[metric];
 			}
 	if (res)

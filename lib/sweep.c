@@ -705,6 +705,10 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 		const struct ss_cmp_metric_info *mi = ss_cmp_metric_info((enum ss_cmp_metric)i);
 		cJSON_AddNumberToObject(m, mi->name, mi->value(r));
 	}
+	cJSON *wm = cJSON_AddObjectToObject(o, "workload_metric");   /* what metrics.workload is */
+	cJSON_AddStringToObject(wm, "name", r->metric_name ? r->metric_name : "");
+	cJSON_AddStringToObject(wm, "unit", r->metric_unit ? r->metric_unit : "");
+	cJSON_AddBoolToObject(wm, "higher_is_better", r->higher_is_better != 0);
 	cJSON *cnt = cJSON_AddObjectToObject(o, "counts");
 	cJSON_AddNumberToObject(cnt, "transactions", (double)r->transactions);
 	cJSON_AddNumberToObject(cnt, "wakeups", (double)r->wakeups);

@@ -34,6 +34,8 @@ enum ss_cmp_metric {
 	SS_CMP_FOUND_PCT,       /* % of select_idle_cpu calls that found an idle CPU, higher is better */
 	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
 	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
+	SS_CMP_SIS_SUCCESS_PCT, /* % of select_idle_sibling calls that chose an idle CPU, higher is better */
+	SS_CMP_WORKLOAD,        /* the workload's own figure (file key metric): name, unit, direction from it */
 	SS_CMP_NR_METRICS
 };
 
@@ -97,6 +99,8 @@ struct ss_cmp_cell {
 
 struct ss_compare_result {
 	enum ss_cmp_metric metric;
+	char *metric_name, *metric_unit;   /* the table's, or the workload's for SS_CMP_WORKLOAD */
+	bool higher_is_better;
 	unsigned nr_policies, nr_loads, nr_seeds;
 	char **policies;      /* copies */
 	unsigned *loads;
@@ -114,11 +118,17 @@ void ss_compare_result_free(struct ss_compare_result *r);
 /**
  * An empty result to fill (cells[l * nr_policies + p].values[k], then
  * ss_compare_summarise): strings and loads are copied; every cell gets a
- * zeroed array of nr_seeds values. Free with ss_compare_result_free.
+ * zeroed array of nr_seeds values; name, unit and direction are the metric
+ * table's (for SS_CMP_WORKLOAD set them with ss_compare_result_set_metric).
+ * Free with ss_compare_result_free.
  */
 struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
 						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
 						 unsigned nr_seeds);
+
+/** Name, unit (copied) and direction of the figure compared (the workload's for SS_CMP_WORKLOAD). */
+void ss_compare_result_set_metric(struct ss_compare_result *r, const char *name, const char *unit,
+				  bool higher_is_better);
 
 /** Fill the summary fields of every cell from their values (also for constructed samples). */
 void ss_compare_summarise(struct ss_compare_result *r);
