@@ -8,6 +8,7 @@
  *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
+ *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
  *   (run, compare and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <stdio.h>
@@ -70,6 +71,7 @@ static int usage(void)
 		"  report    merge sweep result files into compare's tables\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
+		"  pelt      util_avg over time of a periodic pattern or a workload's task alone on a CPU\n"
 		"  policies  list the wake-placement policies\n"
 		"  version   print the version\n"
 		"Run 'simsched COMMAND --help' for the options of a command.\n");
@@ -375,6 +377,7 @@ static int cmd_run(int argc, char **argv)
 		g_strfreev(sets);
 		return fail(err, 1);
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&cfg.params, t);
 	for (gchar **s = sets; s && *s; s++) {
 		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
@@ -537,6 +540,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 		goto out;
 	}
+	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
 	/* every --set must suit every policy: checked here, applied per point */
 	for (gchar **s = sets; s && *s; s++)
@@ -606,6 +610,8 @@ int main(int argc, char **argv)
 		return ss_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "pelt"))
+		return ss_cli_pelt(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
 		return 0;

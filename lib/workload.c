@@ -122,6 +122,7 @@ void ss_workload_free(struct ss_workload *w)
 	g_free(w->instance);
 	g_free(w->metric_name);
 	g_free(w->metric_unit);
+	g_strfreev(w->warnings);
 	g_free(w);
 }
 
@@ -193,7 +194,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			    "workload '%s': no allowed CPU (expected at least one)", w->name);
 		return NULL;
 	}
-	x = (uint64_t)load_pct_x100 * nr_cpus; /* < 2^64: both factors < 2^32 */
+	x = (uint64_t)load_pct_x100 * (w->per_machine ? 1 : nr_cpus); /* < 2^64: both factors < 2^32 */
 	if (x > (UINT64_MAX - den / 2) / w->ipc_x1000)
 		inst = UINT64_MAX;
 	else

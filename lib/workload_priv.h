@@ -88,6 +88,9 @@ struct ss_workload {
 	char *metric_name, *metric_unit;
 	struct ss_wl_metric metric;      /* points into the two strings above */
 	uint32_t ipc_x1000;              /* instances_per_cpu × 1000 */
+	bool per_machine;                /* ipc_x1000 counts instances per machine at 100 %, not per CPU
+					    (rt-app task sets: 100 % = the file's task set once) */
+	char **warnings;                 /* NULL-terminated, what the loader accepted or ignored (rtapp.c) */
 	unsigned nr_roles;
 	struct ss_wl_role *role;
 	unsigned tasks_per_instance;

@@ -13,6 +13,7 @@
 
 #include "simsched/cpumask.h"
 #include "simsched/error.h"
+#include "simsched/rtapp.h"
 #include "ss_input.h"
 #include "simsched/workload.h"
 #include "workload_priv.h"
@@ -1691,7 +1692,10 @@ struct ss_workload *ss_workload_load(const char *path, GError **err)
 
 	if (!ss_read_input_file(path, "workload", &text, &len, err))
 		return NULL;
-	w = ss_workload_load_string(text, len, path, err);
+	if (ss_rtapp_detect(path, text, len))
+		w = ss_rtapp_load_string(text, len, path, err);   /* rt-app JSON: rtapp.c */
+	else
+		w = ss_workload_load_string(text, len, path, err);
 	g_free(text);
 	return w;
 }

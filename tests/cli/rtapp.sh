@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# rt-app JSON import through the CLI: the shipped examples run on kunpeng920,
+# loose JSON is accepted with one warning line per kind, and unknown events or
+# unmodelled policies exit 1 naming their JSON path.
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+topo="$src/topologies/kunpeng920.yaml"
+
+for f in "$src"/workloads/rt-app/*.json; do
+	"$bin" run -t "$topo" -w "$f" --warmup 20ms --duration 50ms --format json > "$tmp/r.json" 2> "$tmp/err"
+	python3 - "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["run"]["instances"] == 1 and d["run"]["instance_unit"] == "taskset", d["run"]
+assert d["metric"]["name"] == "activations" and d["metric"]["value"] > 0, d["metric"]
+assert d["wakeup_latency_ns"]["count"] > 0
+PY
+	# every warning is one line naming the file
+	if grep -v "^simsched: warning: $f: " "$tmp/err"; then echo "unexpected stderr for $f"; exit 1; fi
+done
+# 200 % = the task set twice
+"$bin" run -t "$topo" -w "$src/workloads/rt-app/producer-consumer.json" --load 200% --warmup 0 --duration 20ms \
+	2> /dev/null | grep -q "= 2 tasksets (14 tasks)"
+
+# loose JSON, detected by its content without the .json extension
+cat > "$tmp/loose.rtapp" <<'JSON'
+/* rt-app accepts this */
+{
+	"tasks" : {
+		"t" : {
+			"instance" : 2,
+			"run" : 1000,
+			"sleep" : 3000,
+			"run" : 500,   // a second run event
+			"sleep" : 1000,
+		},
+	},
+}
+JSON
+"$bin" run -t "$topo" -w "$tmp/loose.rtapp" --warmup 0 --duration 30ms > "$tmp/out" 2> "$tmp/err"
+grep -q "trailing commas" "$tmp/err"
+grep -q "2 comments" "$tmp/err"
+grep -q "duplicate keys.*tasks.t.run -> run1, tasks.t.sleep -> sleep1" "$tmp/err"
+test "$(grep -c "^simsched: warning: $tmp/loose.rtapp: " "$tmp/err")" -eq 3
+grep -q "1 taskset (2 tasks)" "$tmp/out"
+# the same file through simsched pelt: 1.5 ms of 5.5 ms
+"$bin" pelt -w "$tmp/loose.rtapp" --task 't[1]' --summary --hz 0 2> /dev/null | grep -q "running 27\.[23][0-9] %"
+
+bad() {
+	local want=$1 file=$2 msg=$3
+	set +e
+	"$bin" run -t "$topo" -w "$file" --warmup 0 --duration 10ms > /dev/null 2> "$tmp/err"
+	local rc=$?
+	set -e
+	if [ "$rc" -ne "$want" ]; then echo "exit $rc (expected $want) for $file"; cat "$tmp/err"; exit 1; fi
+	grep -qF -- "$msg" "$tmp/err" || { echo "expected '$msg', got:"; cat "$tmp/err"; exit 1; }
+}
+echo '{"tasks": {"thread0": {"phases": {"p1": {"run": 100, "mem": 1000}}}}}' > "$tmp/mem.json"
+bad 1 "$tmp/mem.json" "simsched: $tmp/mem.json: tasks.thread0.phases.p1.mem: event 'mem' is not modelled by simsched"
+echo '{"tasks": {"t": {"run": 100, "spin": 5}}}' > "$tmp/unknown.json"
+bad 1 "$tmp/unknown.json" "$tmp/unknown.json: tasks.t.spin: unknown event or key 'spin'"
+echo '{"tasks": {"t": {"policy": "SCHED_FIFO", "priority": 50, "run": 100, "sleep": 100}}}' > "$tmp/fifo.json"
+bad 1 "$tmp/fifo.json" "$tmp/fifo.json: tasks.t.policy: policy 'SCHED_FIFO' is not modelled by simsched"
+printf '{\n "tasks": {\n  "t": {"run": 1 "sleep": 2}\n }\n}\n' > "$tmp/syntax.json"
+bad 1 "$tmp/syntax.json" "$tmp/syntax.json:3:"
+echo "rtapp ok"
