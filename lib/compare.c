@@ -68,6 +68,20 @@ static double m_sis_success_pct(const struct ss_results *r)
 	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : 0.0;
 }
 
+static double m_idle_with_work_pct(const struct ss_results *r)
+{
+	double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1);
+	return w > 0 ? 100.0 * (double)r->idle_work_llc_ns / w : 0.0;
+}
+
+static double m_all_migrations(const struct ss_results *r)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < SS_MIG_NR; i++)
+		n += r->migrations_by_cause[i];
+	return r->duration_ns ? (double)n * 1e9 / (double)r->duration_ns : 0.0;
+}
+
 static double m_workload(const struct ss_results *r)
 {
 	return ss_results_metric_value(r);
@@ -91,6 +105,10 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
 	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
 				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
+	[SS_CMP_IDLE_WITH_WORK_PCT] = { "idle_with_work_pct", "%", false, m_idle_with_work_pct,
+					"CPU time idle while another CPU of the same LLC had a waiting task, % of CPUs x window" },
+	[SS_CMP_ALL_MIGRATIONS] = { "all_migrations", "per s", false, m_all_migrations,
+				    "migrations of every cause (wakeup, fork, periodic/newidle/NOHZ balance, active), per simulated second" },
 	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
 	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
 			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)" },
@@ -438,7 +456,12 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 					if (pass) {
 						double base_cov = r->cells[l * r->nr_policies].cov_pct;
 						double d = p == 0 || base_cov == 0.0 ? 0.0 : 100.0 - c->cov_pct / base_cov * 100.0;
-						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d);
+						/* a change against a baseline spread below 0.01 % (as printed: 0.00)
+						 * means nothing and would not fit the column */
+						if (p != 0 && base_cov < 0.005)
+							snprintf(cell, sizeof cell, "%.2f (%8s)", c->cov_pct, "n/a");
+						else
+							snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d < -9999.99 ? -9999.99 : d > 9999.99 ? 9999.99 : d);
 					} else if (c->significant) {
 						snprintf(cell, sizeof cell, "%.2f *%7.2f%%*", c->mean, c->diff_pct);
 					} else {

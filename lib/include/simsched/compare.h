@@ -35,6 +35,8 @@ enum ss_cmp_metric {
 	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
 	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
 	SS_CMP_SIS_SUCCESS_PCT, /* % of select_idle_sibling calls that chose an idle CPU, higher is better */
+	SS_CMP_IDLE_WITH_WORK_PCT, /* % of CPU time idle while a task waited in the same LLC, lower is better */
+	SS_CMP_ALL_MIGRATIONS,  /* migrations of every cause (wakeup, fork, balancer) per second, lower is better */
 	SS_CMP_WORKLOAD,        /* the workload's own figure (file key metric): name, unit, direction from it */
 	SS_CMP_NR_METRICS
 };
