@@ -1439,6 +1439,11 @@ int ss_newidle_balance(struct ss_sim *sim, struct ss_rq *this_rq, uint64_t *cost
 			next_balance = nb;
 		if (this_rq->avg_idle < curr_cost + rt->max_newidle_lb_cost)
 			break;
+		/* balance.newidle_llc_only: seeds/004 patch 4's title read as "newidle
+		 * balancing stops at the LLC domain" — no level above sd_llc (none at
+		 * all without an LLC domain); docs/policies.md */
+		if (sim->params.newidle_llc_only && (int)l > ct->sd_llc)
+			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
 			uint64_t domain_cost = 0;
 			pulled_task = load_balance(sim, this_rq->cpu, this_rq, sd, CPU_NEWLY_IDLE, &continue_balancing,

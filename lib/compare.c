@@ -13,46 +13,110 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name, *unit;
-	bool higher_is_better;
-} metrics[SS_CMP_NR_METRICS] = {
-	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true },
-	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false },
-	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false },
-	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false },
-	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true },
-	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false },
-	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true },
-	[SS_CMP_WORKLOAD] = { "workload", "", true },   /* name, unit, direction: the workload's */
+/*
+ * The metric table. To add a figure: one enum entry in compare.h, one value
+ * function and one row here; --metric, the sweep records (every metric of
+ * this table is stored in each record) and the docs' list follow from it.
+ */
+static double m_throughput(const struct ss_results *r)
+{
+	return ss_results_throughput(r);
+}
+
+static double m_latency_p50(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
+}
+
+static double m_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
+}
+
+static double m_txn_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->txn_latency, 0.99);
+}
+
+static double m_probes_per_call(const struct ss_results *r)
+{
+	return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
+}
+
+static double m_rqs_per_wakeup(const struct ss_results *r)
+{
+	return r->sis_calls ? (double)r->sis_probes_total / (double)r->sis_calls : 0.0;
+}
+
+static double m_found_pct(const struct ss_results *r)
+{
+	return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
+}
+
+static double m_migrations(const struct ss_results *r)
+{
+	return r->duration_ns ? (double)r->migrations * 1e9 / (double)r->duration_ns : 0.0;
+}
+
+static double m_busy_pct(const struct ss_results *r)
+{
+	return ss_results_busy_pct(r);
+}
+
+static double m_sis_success_pct(const struct ss_results *r)
+{
+	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : 0.0;
+}
+
+static double m_idle_with_work_pct(const struct ss_results *r)
+{
+	double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1);
+	return w > 0 ? 100.0 * (double)r->idle_work_llc_ns / w : 0.0;
+}
+
+static double m_all_migrations(const struct ss_results *r)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < SS_MIG_NR; i++)
+		n += r->migrations_by_cause[i];
+	return r->duration_ns ? (double)n * 1e9 / (double)r->duration_ns : 0.0;
+}
+
+static double m_workload(const struct ss_results *r)
+{
+	return ss_results_metric_value(r);
+}
+
+static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
+	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true, m_throughput,
+				"transactions per simulated second" },
+	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false, m_latency_p50, "wakeup latency, median" },
+	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false, m_latency_p99, "wakeup latency, 99th percentile" },
+	[SS_CMP_TXN_LATENCY_P99] = { "txn_latency_p99", "ns", false, m_txn_latency_p99,
+				     "transaction latency (begin to end), 99th percentile" },
+	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false, m_probes_per_call,
+				     "runqueues probed per select_idle_cpu() call" },
+	[SS_CMP_RQS_PER_WAKEUP] = { "rqs_per_wakeup", "runqueues", false, m_rqs_per_wakeup,
+				    "runqueues read per select_idle_sibling() call, shortcuts included" },
+	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true, m_found_pct,
+			       "select_idle_cpu() calls that found an idle CPU (success rate)" },
+	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
+				"wakeups placed on another CPU, per simulated second" },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
+	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
+				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
+	[SS_CMP_IDLE_WITH_WORK_PCT] = { "idle_with_work_pct", "%", false, m_idle_with_work_pct,
+					"CPU time idle while another CPU of the same LLC had a waiting task, % of CPUs x window" },
+	[SS_CMP_ALL_MIGRATIONS] = { "all_migrations", "per s", false, m_all_migrations,
+				    "migrations of every cause (wakeup, fork, periodic/newidle/NOHZ balance, active), per simulated second" },
+	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
+	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
+			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)" },
 };
 
-/* The result's metric: name, unit, direction and decimals (4 for seconds, as mmtests' hackbench tables) */
-static const char *res_name(const struct ss_compare_result *r)
+const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)
 {
-	return r->metric == SS_CMP_WORKLOAD && r->metric_name ? r->metric_name : metrics[r->metric].name;
-}
-
-static const char *res_unit(const struct ss_compare_result *r)
-{
-	return r->metric == SS_CMP_WORKLOAD && r->metric_unit ? r->metric_unit : metrics[r->metric].unit;
-}
-
-static bool res_hib(const struct ss_compare_result *r)
-{
-	return r->metric == SS_CMP_WORKLOAD ? r->higher_is_better : metrics[r->metric].higher_is_better;
-}
-
-static int res_decimals(const struct ss_compare_result *r)
-{
-	return !strcmp(res_unit(r), "s") ? 4 : 2;
-}
-
-/* JSON numbers: 3 decimals, 7 for seconds (to the 100 ns) */
-static double res_round(const struct ss_compare_result *r, double v)
-{
-	double k = !strcmp(res_unit(r), "s") ? 1e7 : 1e3;
-	return round(v * k) / k;
+	return (unsigned)m < SS_CMP_NR_METRICS ? &metrics[m] : NULL;
 }
 
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err)
@@ -83,28 +147,7 @@ bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m)
 
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 {
-	double secs = (double)r->duration_ns / 1e9;
-	switch (m) {
-	case SS_CMP_THROUGHPUT:
-		return ss_results_throughput(r);
-	case SS_CMP_LATENCY_P50:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
-	case SS_CMP_LATENCY_P99:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
-	case SS_CMP_PROBES_PER_CALL:
-		return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
-	case SS_CMP_FOUND_PCT:
-		return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
-	case SS_CMP_MIGRATIONS:
-		return (double)r->migrations / secs;
-	case SS_CMP_BUSY_PCT:
-		return ss_results_busy_pct(r);
-	case SS_CMP_WORKLOAD:
-		return ss_results_metric_value(r);
-	case SS_CMP_NR_METRICS:
-		break;
-	}
-	return 0.0;
+	return metrics[m].value(r);
 }
 
 static bool parse_one_load(const char *s, unsigned *v)
@@ -193,7 +236,7 @@ bool ss_paired_t_significant(const double *a, const double *b, unsigned n)
 
 void ss_compare_summarise(struct ss_compare_result *r)
 {
-	bool hib = res_hib(r);
+	bool hib = r->higher_is_better;
 	unsigned n = r->nr_seeds;
 	for (unsigned l = 0; l < r->nr_loads; l++) {
 		struct ss_cmp_cell *row = &r->cells[l * r->nr_policies];
@@ -249,7 +292,11 @@ static void run_point(gpointer data, gpointer user)
 	c.load_pct_x100 = s->loads[l];
 	c.seed = s->base.seed + seed;
 	c.trace = NULL;
-	ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		if (!ss_params_set(&c.params, c.policy, s->sets[i], &ctx->errs[idx]))
+			break;
+	if (!ctx->errs[idx])
+		ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
 	g_mutex_lock(&ctx->lock);
 	ctx->done++;
 	if (s->progress)
@@ -291,27 +338,13 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 			goto out;
 		}
 	}
-	r = g_new0(struct ss_compare_result, 1);
-	r->metric = s->metric;
-	if (s->metric == SS_CMP_WORKLOAD) {
-		const struct ss_wl_metric *wm = ss_workload_metric(s->base.wl);
-
-		r->metric_name = g_strdup(wm->name);
-		r->metric_unit = g_strdup(wm->unit);
-		r->higher_is_better = wm->higher_is_better;
-	}
-	r->nr_policies = s->nr_policies;
-	r->nr_loads = s->nr_loads;
-	r->nr_seeds = s->nr_seeds;
-	r->policies = g_new0(char *, s->nr_policies + 1);
-	for (unsigned p = 0; p < s->nr_policies; p++)
-		r->policies[p] = g_strdup(s->policies[p]);
-	r->loads = g_memdup2(s->loads, s->nr_loads * sizeof(unsigned));
-	r->cells = g_new0(struct ss_cmp_cell, s->nr_loads * s->nr_policies);
+	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
+	if (s->metric == SS_CMP_WORKLOAD)
+		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
+					     ctx.res[0]->higher_is_better != 0);
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
-			c->values = g_new0(double, s->nr_seeds);
 			for (unsigned k = 0; k < s->nr_seeds; k++)
 				c->values[k] = ss_cmp_metric_value(s->metric, ctx.res[(l * s->nr_policies + p) * s->nr_seeds + k]);
 		}
@@ -325,6 +358,28 @@ out:
 	g_free(ctx.res);
 	g_free(ctx.errs);
 	g_mutex_clear(&ctx.lock);
+	return r;
+}
+
+struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
+						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
+						 unsigned nr_seeds)
+{
+	struct ss_compare_result *r = g_new0(struct ss_compare_result, 1);
+	r->metric = metric;
+	r->metric_name = g_strdup(metrics[metric].name);
+	r->metric_unit = g_strdup(metrics[metric].unit);
+	r->higher_is_better = metrics[metric].higher_is_better;
+	r->nr_policies = nr_policies;
+	r->nr_loads = nr_loads;
+	r->nr_seeds = nr_seeds;
+	r->policies = g_new0(char *, nr_policies + 1);
+	for (unsigned p = 0; p < nr_policies; p++)
+		r->policies[p] = g_strdup(policies[p]);
+	r->loads = g_memdup2(loads, nr_loads * sizeof(unsigned));
+	r->cells = g_new0(struct ss_cmp_cell, (gsize)nr_loads * nr_policies);
+	for (unsigned i = 0; i < nr_loads * nr_policies; i++)
+		r->cells[i].values = g_new0(double, nr_seeds);
 	return r;
 }
 
@@ -342,6 +397,16 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r);
 }
 
+void ss_compare_result_set_metric(struct ss_compare_result *r, const char *name, const char *unit,
+				  bool higher_is_better)
+{
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
+	r->metric_name = g_strdup(name ? name : "");
+	r->metric_unit = g_strdup(unit ? unit : "");
+	r->higher_is_better = higher_is_better;
+}
+
 /* ---------------------------------------------------------------- rendering */
 
 static void load_label(char *buf, size_t len, unsigned load)
@@ -354,16 +419,19 @@ static void load_label(char *buf, size_t len, unsigned load)
 
 char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
 {
-	bool hib = res_hib(r);
+	bool hib = r->higher_is_better;
+	/* seconds (hackbench's time to finish, a few ms here) get 4 decimals, as mmtests prints them */
+	bool secs = r->metric_unit && !strcmp(r->metric_unit, "s");
+	int dp = secs ? 4 : 2;
+	double jr = secs ? 1e7 : 1e3;   /* JSON rounding: to the 100 ns for seconds, else 3 decimals */
 	const char *meanname = hib ? "Hmean" : "Amean";
 	GString *s = g_string_new(NULL);
-	int dp = res_decimals(r);
 	char lab[32];
 
 	if (!strcmp(format, "text") || !strcmp(format, "markdown")) {
 		bool md = !strcmp(format, "markdown");
 		if (md) {
-			g_string_append_printf(s, "| %s (%s, %s is better) | load |", res_name(r), res_unit(r),
+			g_string_append_printf(s, "| %s (%s, %s is better) | load |", r->metric_name, r->metric_unit,
 					       hib ? "higher" : "lower");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %s |", r->policies[p]);
@@ -373,7 +441,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			g_string_append_c(s, '\n');
 		} else {
 			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
-					       res_name(r), res_unit(r), hib ? "higher" : "lower", r->nr_seeds);
+					       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds);
 			g_string_append_printf(s, "%-18s", "");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %28s", r->policies[p]);
@@ -392,7 +460,12 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 					if (pass) {
 						double base_cov = r->cells[l * r->nr_policies].cov_pct;
 						double d = p == 0 || base_cov == 0.0 ? 0.0 : 100.0 - c->cov_pct / base_cov * 100.0;
-						snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d);
+						/* a change against a baseline spread below 0.01 % (as printed: 0.00)
+						 * means nothing and would not fit the column */
+						if (p != 0 && base_cov < 0.005)
+							snprintf(cell, sizeof cell, "%.2f (%8s)", c->cov_pct, "n/a");
+						else
+							snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d < -9999.99 ? -9999.99 : d > 9999.99 ? 9999.99 : d);
 					} else if (c->significant) {
 						snprintf(cell, sizeof cell, "%.*f *%7.2f%%*", dp, c->mean, c->diff_pct);
 					} else {
@@ -411,7 +484,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
-				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", res_name(r),
+				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", r->metric_name,
 						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
 						       c->significant, c->stddev, c->cov_pct);
 				for (unsigned k = 0; k < r->nr_seeds; k++)
@@ -420,8 +493,8 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			}
 	} else if (!strcmp(format, "json")) {
 		cJSON *root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "metric", res_name(r));
-		cJSON_AddStringToObject(root, "unit", res_unit(r));
+		cJSON_AddStringToObject(root, "metric", r->metric_name);
+		cJSON_AddStringToObject(root, "unit", r->metric_unit);
 		cJSON_AddBoolToObject(root, "higher_is_better", hib);
 		cJSON_AddStringToObject(root, "mean", meanname);
 		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);
@@ -438,14 +511,14 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
 				cJSON *e = cJSON_CreateObject();
 				cJSON_AddStringToObject(e, "policy", r->policies[p]);
-				cJSON_AddNumberToObject(e, "mean", res_round(r, c->mean));
+				cJSON_AddNumberToObject(e, "mean", round(c->mean * jr) / jr);
 				cJSON_AddNumberToObject(e, "diff_pct", round(c->diff_pct * 1000.0) / 1000.0);
 				cJSON_AddBoolToObject(e, "significant", c->significant);
-				cJSON_AddNumberToObject(e, "stddev", res_round(r, c->stddev));
+				cJSON_AddNumberToObject(e, "stddev", round(c->stddev * jr) / jr);
 				cJSON_AddNumberToObject(e, "cov_pct", round(c->cov_pct * 1000.0) / 1000.0);
 				cJSON *v = cJSON_AddArrayToObject(e, "values");
 				for (unsigned k = 0; k < r->nr_seeds; k++)
-					cJSON_AddItemToArray(v, cJSON_CreateNumber(res_round(r, c->values[k])));
+					cJSON_AddItemToArray(v, cJSON_CreateNumber(round(c->values[k] * jr) / jr));
 				cJSON_AddItemToArray(cells, e);
 			}
 			cJSON_AddItemToArray(rows, row);

@@ -78,6 +78,8 @@ static const struct pdef pdefs[] = {
 	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
 	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",
 	  "NOHZ idle balancing: kicks (nohz_balancer_kick) let an idle CPU balance for idle CPUs" },
+	{ "balance", "newidle_llc_only", P_INT, F(newidle_llc_only), 0, 0, 1, "bool",
+	  "newidle balance stops at the LLC domain: an interpretation of the title of seeds/004 patch 4 (docs/policies.md)" },
 	{ "balance", "load_balance", P_INT, F(load_balance), 1, 0, 1, "bool",
 	  "1: load_balance() moves tasks (periodic, newidle, NOHZ, active); 0: its passes stop after find_busiest_queue() (statistics and SIS_UTIL's nr_idle_scan only), so only wakeups move tasks: isolates the balancer's share of a result" },
 };

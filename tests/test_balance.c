@@ -435,6 +435,38 @@ static void test_newidle_pull(void **state)
 }
 
 /*
+ * balance.newidle_llc_only: CPU 2 (LLC {2,3}) goes idle while CPU 0 (LLC
+ * {0,1}) has a task waiting: newidle pulls it across LLCs at the DIE level,
+ * and not when newidle balancing stops at the LLC domain.
+ */
+static void test_newidle_llc_only(void **state)
+{
+	(void)state;
+	struct ss_topology *t = topo("name: twollc\nvendor: arm\nllcs:\n  - cores: \"0-1\"\n  - cores: \"2-3\"\n");
+	static const char y[] =
+		"name: newidle3\ninstance: group\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - {name: a, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: b, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: c, start_cpu: 1, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: s, start_cpu: 2, program: [{run: 2ms}, {sleep: 1s}]}\n";
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string(y, sizeof y - 1, "newidle3.yaml", &err);
+	assert_non_null(w);
+	for (int only = 0; only <= 1; only++) {
+		struct ss_run_config c = config(t, w, 0, 20000000);
+		c.params.nohz = 0;
+		c.params.newidle_llc_only = (uint64_t)only;
+		struct ss_results *r = ss_simulate(&c, &err);
+		assert_non_null(r);
+		assert_int_equal(r->migrations_by_cause[SS_MIG_NEWIDLE], only ? 0 : 1);
+		ss_results_free(r);
+	}
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+/*
  * Affinity (--nodes and per-task cpus): over randomized node sets, task
  * affinities, start CPUs and a mix of CPU-bound and sleeping tasks, no task
  * is ever placed or pulled onto a CPU outside its allowed set — while the
@@ -627,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_no_balance_no_spread),
 		cmocka_unit_test(test_smt_split),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_newidle_llc_only),
 		cmocka_unit_test(test_affinity_randomized),
 		cmocka_unit_test(test_migration_levels),
 		cmocka_unit_test(test_machines_spread),

@@ -44,6 +44,7 @@ struct ss_params {
 	/* balance. */
 	uint64_t busy_factor;         /* sd->busy_factor (sd_init: 16) */
 	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */
+	uint64_t newidle_llc_only;    /* 1: newidle balance stops after the LLC domain (seeds/004 patch 4, its title) */
 	uint64_t load_balance;        /* 1: the balancer moves tasks; 0: its passes only compute statistics */
 	/* stats (kept under kernel.? no: own section would be a fifth); sampling of series lives in ss_run_config. */
 	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
