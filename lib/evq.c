@@ -166,7 +166,10 @@ struct ss_event *ss_evq_pop(struct ss_evq *q)
 		return NULL;
 	struct ss_event *ev = q->ev_of[q->heap[0].id];
 	release(q, ev);
-	if (--q->nr)
+	if (--q->nr) {
 		sift_down(q, 0, q->heap[q->nr]);
+		/* the next event is usually the next one handled: start loading it */
+		__builtin_prefetch(q->ev_of[q->heap[0].id]);
+	}
 	return ev;
 }
