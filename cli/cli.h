@@ -9,4 +9,9 @@ struct ss_workload;
 /** Print the workload's loader warnings (simsched/rtapp.h) to stderr, one line each. */
 void ss_cli_workload_warnings(const struct ss_workload *w);
 
+/** simsched sweep --spec FILE --out FILE [--jobs N] [--shard K/N] [--resume] (cli/sweep.c). */
+int ss_cli_sweep(int argc, char **argv);
+/** simsched report FILE... [--metric M] [--format F] [--policies A,B] [--out FILE] (cli/sweep.c). */
+int ss_cli_report(int argc, char **argv);
+
 #endif

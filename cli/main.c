@@ -3,6 +3,9 @@
  * rendering only; the model lives in lib/.
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
+ *   simsched compare  --topology T --workload W --policies A,B --load ... --seeds N
+ *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume]   (cli/sweep.c)
+ *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
  *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
@@ -64,6 +67,8 @@ static int usage(void)
 		"commands:\n"
 		"  run       simulate a workload on a machine under a wake-placement policy\n"
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
+		"  sweep     a grid from a YAML spec into a JSON-lines file (--shard K/N, --resume)\n"
+		"  report    merge sweep result files into compare's tables\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
 		"  pelt      util_avg over time of a periodic pattern or a workload's task alone on a CPU\n"
@@ -444,7 +449,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
-		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default throughput)", "NAME" },
+		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default: the workload's own, e.g. throughput)", "NAME" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
@@ -465,7 +470,7 @@ static int cmd_compare(int argc, char **argv)
 	gchar **pols = NULL;
 	g_autofree unsigned *loads = NULL;
 	unsigned nr_loads = 0;
-	struct ss_compare_spec spec = { 0 };
+	struct ss_compare_spec spec = { .metric = SS_CMP_WORKLOAD };
 	struct progress pr = { g_get_monotonic_time() };
 
 	if (argc > 1) {
@@ -537,11 +542,19 @@ static int cmd_compare(int argc, char **argv)
 	}
 	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
+	/* every --set must suit every policy: checked here, applied per point */
 	for (gchar **s = sets; s && *s; s++)
-		if (!ss_params_set(&spec.base.params, pols[0], *s, &err)) {
-			rc = fail(err, 2);
-			goto out;
+		for (unsigned i = 0; i < spec.nr_policies; i++) {
+			struct ss_params scratch = spec.base.params;
+			if (!ss_params_set(&scratch, pols[i], *s, &err)) {
+				if (spec.nr_policies > 1)
+					g_prefix_error(&err, "policy %s: ", pols[i]);
+				rc = fail(err, 2);
+				goto out;
+			}
 		}
+	spec.sets = (const char *const *)sets;
+	spec.nr_sets = sets ? g_strv_length(sets) : 0;
 	spec.base.topo = t;
 	spec.base.wl = w;
 	spec.base.sched_features = features;
@@ -591,6 +604,10 @@ int main(int argc, char **argv)
 		return cmd_topo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return ss_cli_sweep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return ss_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pelt"))

@@ -13,18 +13,93 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name, *unit;
-	bool higher_is_better;
-} metrics[SS_CMP_NR_METRICS] = {
-	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true },
-	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false },
-	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false },
-	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false },
-	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true },
-	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false },
-	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true },
+/*
+ * The metric table. To add a figure: one enum entry in compare.h, one value
+ * function and one row here; --metric, the sweep records (every metric of
+ * this table is stored in each record) and the docs' list follow from it.
+ */
+static double m_throughput(const struct ss_results *r)
+{
+	return ss_results_throughput(r);
+}
+
+static double m_latency_p50(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
+}
+
+static double m_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
+}
+
+static double m_txn_latency_p99(const struct ss_results *r)
+{
+	return (double)ss_lat_hist_quantile(&r->txn_latency, 0.99);
+}
+
+static double m_probes_per_call(const struct ss_results *r)
+{
+	return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
+}
+
+static double m_rqs_per_wakeup(const struct ss_results *r)
+{
+	return r->sis_calls ? (double)r->sis_probes_total / (double)r->sis_calls : 0.0;
+}
+
+static double m_found_pct(const struct ss_results *r)
+{
+	return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
+}
+
+static double m_migrations(const struct ss_results *r)
+{
+	return r->duration_ns ? (double)r->migrations * 1e9 / (double)r->duration_ns : 0.0;
+}
+
+static double m_busy_pct(const struct ss_results *r)
+{
+	return ss_results_busy_pct(r);
+}
+
+static double m_sis_success_pct(const struct ss_results *r)
+{
+	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : 0.0;
+}
+
+static double m_workload(const struct ss_results *r)
+{
+	return ss_results_metric_value(r);
+}
+
+static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
+	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true, m_throughput,
+				"transactions per simulated second" },
+	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false, m_latency_p50, "wakeup latency, median" },
+	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false, m_latency_p99, "wakeup latency, 99th percentile" },
+	[SS_CMP_TXN_LATENCY_P99] = { "txn_latency_p99", "ns", false, m_txn_latency_p99,
+				     "transaction latency (begin to end), 99th percentile" },
+	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false, m_probes_per_call,
+				     "runqueues probed per select_idle_cpu() call" },
+	[SS_CMP_RQS_PER_WAKEUP] = { "rqs_per_wakeup", "runqueues", false, m_rqs_per_wakeup,
+				    "runqueues read per select_idle_sibling() call, shortcuts included" },
+	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true, m_found_pct,
+			       "select_idle_cpu() calls that found an idle CPU (success rate)" },
+	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
+				"wakeups placed on another CPU, per simulated second" },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
+	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
+				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
+	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
+	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
+			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)" },
 };
+
+const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)
+{
+	return (unsigned)m < SS_CMP_NR_METRICS ? &metrics[m] : NULL;
+}
 
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err)
 {
@@ -54,26 +129,7 @@ bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m)
 
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 {
-	double secs = (double)r->duration_ns / 1e9;
-	switch (m) {
-	case SS_CMP_THROUGHPUT:
-		return ss_results_throughput(r);
-	case SS_CMP_LATENCY_P50:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
-	case SS_CMP_LATENCY_P99:
-		return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
-	case SS_CMP_PROBES_PER_CALL:
-		return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
-	case SS_CMP_FOUND_PCT:
-		return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
-	case SS_CMP_MIGRATIONS:
-		return (double)r->migrations / secs;
-	case SS_CMP_BUSY_PCT:
-		return ss_results_busy_pct(r);
-	case SS_CMP_NR_METRICS:
-		break;
-	}
-	return 0.0;
+	return metrics[m].value(r);
 }
 
 static bool parse_one_load(const char *s, unsigned *v)
@@ -162,7 +218,7 @@ bool ss_paired_t_significant(const double *a, const double *b, unsigned n)
 
 void ss_compare_summarise(struct ss_compare_result *r)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = r->higher_is_better;
 	unsigned n = r->nr_seeds;
 	for (unsigned l = 0; l < r->nr_loads; l++) {
 		struct ss_cmp_cell *row = &r->cells[l * r->nr_policies];
@@ -218,7 +274,11 @@ static void run_point(gpointer data, gpointer user)
 	c.load_pct_x100 = s->loads[l];
 	c.seed = s->base.seed + seed;
 	c.trace = NULL;
-	ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		if (!ss_params_set(&c.params, c.policy, s->sets[i], &ctx->errs[idx]))
+			break;
+	if (!ctx->errs[idx])
+		ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
 	g_mutex_lock(&ctx->lock);
 	ctx->done++;
 	if (s->progress)
@@ -260,20 +320,13 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 			goto out;
 		}
 	}
-	r = g_new0(struct ss_compare_result, 1);
-	r->metric = s->metric;
-	r->nr_policies = s->nr_policies;
-	r->nr_loads = s->nr_loads;
-	r->nr_seeds = s->nr_seeds;
-	r->policies = g_new0(char *, s->nr_policies + 1);
-	for (unsigned p = 0; p < s->nr_policies; p++)
-		r->policies[p] = g_strdup(s->policies[p]);
-	r->loads = g_memdup2(s->loads, s->nr_loads * sizeof(unsigned));
-	r->cells = g_new0(struct ss_cmp_cell, s->nr_loads * s->nr_policies);
+	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
+	if (s->metric == SS_CMP_WORKLOAD)
+		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
+					     ctx.res[0]->higher_is_better != 0);
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
-			c->values = g_new0(double, s->nr_seeds);
 			for (unsigned k = 0; k < s->nr_seeds; k++)
 				c->values[k] = ss_cmp_metric_value(s->metric, ctx.res[(l * s->nr_policies + p) * s->nr_seeds + k]);
 		}
@@ -290,6 +343,28 @@ out:
 	return r;
 }
 
+struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
+						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
+						 unsigned nr_seeds)
+{
+	struct ss_compare_result *r = g_new0(struct ss_compare_result, 1);
+	r->metric = metric;
+	r->metric_name = g_strdup(metrics[metric].name);
+	r->metric_unit = g_strdup(metrics[metric].unit);
+	r->higher_is_better = metrics[metric].higher_is_better;
+	r->nr_policies = nr_policies;
+	r->nr_loads = nr_loads;
+	r->nr_seeds = nr_seeds;
+	r->policies = g_new0(char *, nr_policies + 1);
+	for (unsigned p = 0; p < nr_policies; p++)
+		r->policies[p] = g_strdup(policies[p]);
+	r->loads = g_memdup2(loads, nr_loads * sizeof(unsigned));
+	r->cells = g_new0(struct ss_cmp_cell, (gsize)nr_loads * nr_policies);
+	for (unsigned i = 0; i < nr_loads * nr_policies; i++)
+		r->cells[i].values = g_new0(double, nr_seeds);
+	return r;
+}
+
 void ss_compare_result_free(struct ss_compare_result *r)
 {
 	if (!r)
@@ -299,7 +374,19 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r->cells);
 	g_strfreev(r->policies);
 	g_free(r->loads);
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
 	g_free(r);
+}
+
+void ss_compare_result_set_metric(struct ss_compare_result *r, const char *name, const char *unit,
+				  bool higher_is_better)
+{
+	g_free(r->metric_name);
+	g_free(r->metric_unit);
+	r->metric_name = g_strdup(name ? name : "");
+	r->metric_unit = g_strdup(unit ? unit : "");
+	r->higher_is_better = higher_is_better;
 }
 
 /* ---------------------------------------------------------------- rendering */
@@ -314,7 +401,7 @@ static void load_label(char *buf, size_t len, unsigned load)
 
 char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
 {
-	bool hib = ss_cmp_metric_higher_is_better(r->metric);
+	bool hib = r->higher_is_better;
 	const char *meanname = hib ? "Hmean" : "Amean";
 	GString *s = g_string_new(NULL);
 	char lab[32];
@@ -322,7 +409,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 	if (!strcmp(format, "text") || !strcmp(format, "markdown")) {
 		bool md = !strcmp(format, "markdown");
 		if (md) {
-			g_string_append_printf(s, "| %s (%s, %s is better) | load |", metrics[r->metric].name, metrics[r->metric].unit,
+			g_string_append_printf(s, "| %s (%s, %s is better) | load |", r->metric_name, r->metric_unit,
 					       hib ? "higher" : "lower");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %s |", r->policies[p]);
@@ -332,7 +419,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			g_string_append_c(s, '\n');
 		} else {
 			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
-					       metrics[r->metric].name, metrics[r->metric].unit, hib ? "higher" : "lower", r->nr_seeds);
+					       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds);
 			g_string_append_printf(s, "%-18s", "");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %28s", r->policies[p]);
@@ -370,7 +457,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
-				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", metrics[r->metric].name,
+				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", r->metric_name,
 						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
 						       c->significant, c->stddev, c->cov_pct);
 				for (unsigned k = 0; k < r->nr_seeds; k++)
@@ -379,8 +466,8 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 			}
 	} else if (!strcmp(format, "json")) {
 		cJSON *root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "metric", metrics[r->metric].name);
-		cJSON_AddStringToObject(root, "unit", metrics[r->metric].unit);
+		cJSON_AddStringToObject(root, "metric", r->metric_name);
+		cJSON_AddStringToObject(root, "unit", r->metric_unit);
 		cJSON_AddBoolToObject(root, "higher_is_better", hib);
 		cJSON_AddStringToObject(root, "mean", meanname);
 		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);

@@ -184,12 +184,30 @@ static void progress(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 	}
 }
 
+/* wall-clock bursts (run_wall) never run out of work: they end at wall_end */
+#define SS_WALL_WORK (UINT64_MAX / 4)
+
 static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 {
+	uint64_t end = p->run_start + p->overhead_left;
+
 	set_rate(sim, rq, p);
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end,
-			p->run_start + p->overhead_left + speed_to_wall(rq->cur_speed, p->work_left), SS_EV_RUN_END,
-			rq->cpu);
+	if (p->wall_end)
+		end = end > p->wall_end ? end : p->wall_end;
+	else
+		end += speed_to_wall(rq->cur_speed, p->work_left);
+	ss_evq_schedule(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu);
+}
+
+/*
+ * run_wall (rt-app's "runtime"): busy until `ns` of wall time after the
+ * statement began, preempted or not (rt-app loops on clock_gettime()); a
+ * task switched in after that time ends the burst at once.
+ */
+static inline void set_wall_burst(struct ss_sim *sim, struct ss_task *p, uint64_t ns)
+{
+	p->wall_end = sim->now + ns;
+	p->work_left = SS_WALL_WORK;
 }
 
 /* The running task's progress so far; its end event is cancelled. */
@@ -447,6 +465,47 @@ static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
 	rq->busy_since = sim->now;
 }
 
+/*
+ * "Idle with work elsewhere" and runqueue depth. Each allowed CPU contributes
+ * (idle?, waiting tasks, nr_running) to its LLC's and node's counters; the
+ * integrals advance only when a contribution changes (O(1) per change).
+ */
+static void idle_acc_move(struct ss_sim *sim, struct ss_idle_acc *a, uint64_t *out, int d_idle, int d_waiting)
+{
+	if (sim->measuring && a->nr_idle && a->nr_waiting)
+		*out += (uint64_t)a->nr_idle * (sim->now - a->since);
+	a->since = sim->now;
+	a->nr_idle = (unsigned)((int)a->nr_idle + d_idle);
+	a->nr_waiting = (unsigned)((int)a->nr_waiting + d_waiting);
+}
+
+static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
+{
+	unsigned depth = rq->cfs.nr_running, running, waiting;
+	bool idle = rq->curr == NULL;
+	if (!rq->acct_on)
+		return;
+	running = rq->curr && rq->curr->se.on_rq ? 1u : 0u;
+	waiting = depth > running ? depth - running : 0;
+	if (depth != rq->acct_depth) {
+		if (sim->measuring) {
+			uint64_t d = sim->now - rq->depth_since;
+			sim->res->rq_depth_ns[rq->acct_depth < SS_RQ_DEPTH_MAX ? rq->acct_depth : SS_RQ_DEPTH_MAX - 1] += d;
+			sim->res->cpu[rq->cpu].nr_running_ns += (uint64_t)rq->acct_depth * d;
+		}
+		rq->depth_since = sim->now;
+		rq->acct_depth = depth;
+	}
+	if (idle != rq->acct_idle || waiting != rq->acct_waiting) {
+		const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
+		int di = (int)idle - (int)rq->acct_idle, dw = (int)waiting - (int)rq->acct_waiting;
+		idle_acc_move(sim, &sim->acc_llc[ct->llc_index], &sim->res->idle_work_llc_ns, di, dw);
+		idle_acc_move(sim, &sim->acc_node[ct->node], &sim->res->idle_work_node_ns, di, dw);
+		rq->acct_idle = idle;
+		rq->acct_waiting = waiting;
+	}
+}
+
 /* ------------------------------------------------------------ tick */
 
 /*
@@ -476,14 +535,16 @@ static void stop_tick(struct ss_sim *sim, struct ss_rq *rq)
 
 static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 {
-	/* pick_next_task_fair() -> newidle_balance(): idle_stamp (feeds avg_idle) */
-	if (!rq->ttwu_pending)
-		rq->idle_stamp = rq->clock;
+	/* (idle_stamp, which feeds avg_idle, is set by newidle_balance()) */
 	/* set_next_task_idle() -> update_idle_core() */
 	ss_update_idle_core(sim, rq->cpu);
 	/* update_idle_rq_clock_pelt() */
 	ss_update_idle_rq_clock_pelt(&rq->pclk, rq->cfs_avg.avg.util_sum);
-	/* the idle loop stops the tick: tick_nohz_idle_stop_tick() -> nohz_balance_enter_idle() */
+	/* do_idle(): nohz_run_idle_balance() first (newidle may have asked for a
+	 * blocked-load update), then the tick stops: tick_nohz_idle_stop_tick()
+	 * -> nohz_balance_enter_idle() */
+	if (sim->params.nohz)
+		ss_nohz_run_idle_balance(sim, rq);
 	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
@@ -507,17 +568,29 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
 		p->run_work = a.ns;
 		p->work_left = a.ns;
+	} else if (a.kind == SS_ACT_RUN_WALL) {
+		if (sim->trace)
+			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
+		set_wall_burst(sim, p, p->run_start - sim->now + a.ns);
 	} else {
 		p->held = a;
 		p->has_held = true;
 	}
 }
 
-/* schedule() on rq: put prev, pick next (pick_eevdf), switch. */
-static void schedule(struct ss_sim *sim, struct ss_rq *rq)
+/*
+ * schedule() on rq: put prev, pick next (pick_eevdf), switch. When nothing
+ * is runnable, pick_next_task_fair() runs newidle_balance() and picks again
+ * if it pulled a task; the pulled task starts after the balance's modelled
+ * time. after_stopper: the CPU switches away from the stopper (prev already
+ * put back by run_stopper()).
+ */
+static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 {
 	struct ss_task *prev = rq->curr, *next;
 	struct ss_sched_entity *se;
+	uint64_t newidle_cost = 0;
+	bool was_busy = prev || after_stopper;
 
 	ss_update_rq_clock(sim, rq);
 	if (prev) {
@@ -528,14 +601,18 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 		ss_put_prev_entity(&rq->cfs, &prev->se);
 	}
 	se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
+	if (!se && was_busy && ss_newidle_balance(sim, rq, &newidle_cost) > 0)
+		se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
 	if (!se) {
-		if (prev) {
-			bw_change(sim, rq, prev, -1);
+		if (was_busy) {
+			if (prev)
+				bw_change(sim, rq, prev, -1);
 			account_busy(sim, rq);
 			rq->curr = NULL;
 			smt_busy_change(sim, rq, -1);
 			idle_enter(sim, rq);
 		}
+		rq_acct(sim, rq);
 		return;
 	}
 	next = task_of(se);
@@ -548,11 +625,14 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 	if (prev && prev != next)
 		bw_change(sim, rq, prev, -1);
 	rq->curr = next;
-	if (!prev)
+	if (!was_busy)
 		smt_busy_change(sim, rq, +1);
-	next->run_start = sim->now;
+	next->run_start = sim->now + newidle_cost;
+	/* pick_next_task_fair(): the cfs_tasks list becomes MRU */
+	ss_tasks_move_head(sim, rq, next);
+	ss_update_misfit_status(sim, next, rq);
 	/* a CPU given work without an IPI (a pull by the balancer) still leaves its idle state */
-	if (!prev && rq->idle_state >= 0)
+	if (!was_busy && rq->idle_state >= 0)
 		next->run_start += ss_cpu_wake_cost(sim, rq, false);
 	if (next != prev) {
 		next->run_start += sim->params.context_switch_ns;
@@ -579,6 +659,12 @@ static void schedule(struct ss_sim *sim, struct ss_rq *rq)
 		cache_refill(sim, rq, next);
 	}
 	start_burst(sim, rq, next);
+	rq_acct(sim, rq);
+}
+
+static void schedule(struct ss_sim *sim, struct ss_rq *rq)
+{
+	__schedule(sim, rq, false);
 }
 
 static void resched_curr(struct ss_sim *sim, struct ss_rq *rq)
@@ -598,7 +684,12 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 		ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, p, SS_UPDATE_TG | SS_DO_ATTACH);
 	ss_enqueue_entity(&rq->cfs, &p->se, initial, &sim->eevdf_f, sim->base_slice, sim->tick_nsec);
+	ss_tasks_add_head(sim, rq, p);   /* account_entity_enqueue(): list_add(&se->group_node, &rq->cfs_tasks) */
 	p->state = SS_TASK_RUNNABLE;
+	/* add_nr_running(): a second runnable task marks the root domain overloaded */
+	if (rq->cfs.nr_running == 2)
+		sim->rd_overload = true;
+	rq_acct(sim, rq);
 }
 
 /* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
@@ -610,8 +701,10 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, p, SS_UPDATE_TG);
 	ss_dequeue_entity(&rq->cfs, &p->se, sim->tick_nsec);
+	ss_tasks_del(sim, rq, p);
 	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
 			   sim->topo->cpu[rq->cpu].capacity);
+	rq_acct(sim, rq);
 }
 
 /* ------------------------------------------------------------ wakeups */
@@ -637,16 +730,37 @@ static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 	return false;
 }
 
-static void set_task_cpu(struct ss_sim *sim, struct ss_task *p, unsigned new_cpu)
+int ss_mig_level(const struct ss_sim *sim, unsigned src, unsigned dst)
 {
-	/* migrate_task_rq_fair(), v6.6: remove_entity_load_avg() and reset
-	 * last_update_time so the next enqueue attaches to the new cfs_rq. */
+	const struct ss_cpu_topo *ct = &sim->topo->cpu[src];
+	for (unsigned l = 0; l < ct->nr_sd; l++)
+		if (ss_cpumask_test(ct->sd[l].span, dst)) {
+			unsigned k = ss_sd_level_key(&ct->sd[l]);
+			return (int)(k < SS_MAX_LEVEL_KEYS ? k : SS_MAX_LEVEL_KEYS - 1);
+		}
+	return -1;
+}
+
+/* set_task_cpu() from cause (enum ss_mig_cause); migrating: the task is on a rq (balancer), not waking. */
+static void set_task_cpu(struct ss_sim *sim, struct ss_task *p, unsigned new_cpu, unsigned cause, bool migrating)
+{
+	/* migrate_task_rq_fair(), v6.6: a waking task's averages are removed
+	 * from the old cfs_rq (remove_entity_load_avg); a migrating one was
+	 * detached at dequeue (DO_DETACH). last_update_time = 0 makes the next
+	 * enqueue attach it to the new cfs_rq. */
 	struct ss_rq *old = &sim->rq[p->cpu];
 	const struct ss_topology *t = sim->topo;
-	ss_remove_entity_load_avg(&old->cfs_avg, &p->avg, p->se.weight);
+	if (!migrating)
+		ss_remove_entity_load_avg(&old->cfs_avg, &p->avg, p->se.weight);
 	p->avg.last_update_time = 0;
+	if (sim->on_migrate)
+		sim->on_migrate(sim->trace_ctx, sim->now, p->id, (unsigned)p->cpu, new_cpu, cause);
 	if (sim->measuring) {
+		int lvl = ss_mig_level(sim, (unsigned)p->cpu, new_cpu);
 		sim->res->migrations++;
+		sim->res->migrations_by_cause[cause]++;
+		if (lvl >= 0)
+			sim->res->migrations_by_level[lvl][cause]++;
 		if (t->cpu[p->cpu].llc != t->cpu[new_cpu].llc)
 			sim->res->migrations_llc++;
 		if (t->cpu[p->cpu].node != t->cpu[new_cpu].node)
@@ -684,7 +798,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 			sim->res->wakeups_fallback++;
 	}
 	if ((unsigned)cpu != (unsigned)p->cpu)
-		set_task_cpu(sim, p, (unsigned)cpu);
+		set_task_cpu(sim, p, (unsigned)cpu, SS_MIG_WAKEUP, false);
 	cost = sim->scan_cost;
 	if (sim->measuring) {
 		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
@@ -786,6 +900,143 @@ static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
 	p->tokens -= p->wait_need;
 	p->wait_need = 0;
 	return try_to_wake_up(sim, p, sync ? WF_SYNC : 0);
+}
+
+/* ------------------------------------------------------------ balancer moves */
+
+unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu)
+{
+	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;   /* cpu_runnable(): cfs_rq->avg.runnable_avg */
+}
+
+/*
+ * A remote resched_curr() (smp_send_reschedule()): a busy CPU gets the IPI;
+ * an idle one also leaves its idle state (no IPI if it polls).
+ */
+static void send_resched_ipi(struct ss_sim *sim, struct ss_rq *rq)
+{
+	uint64_t at;
+	if (!rq->curr) {
+		at = sim->now + ss_cpu_wake_cost(sim, rq, true);
+	} else {
+		at = sim->now + sim->params.ipi_ns;
+		if (sim->measuring) {
+			sim->res->ipis++;
+			sim->res->lost.ipi += sim->params.ipi_ns;
+		}
+	}
+	if (!ss_ev_queued(&rq->ev_resched) || rq->ev_resched.time > at)
+		ss_evq_schedule(&sim->evq, &rq->ev_resched, at, SS_EV_RESCHED, rq->cpu);
+}
+
+/*
+ * detach_task() (fair.c v6.6): deactivate_task(src, p, DEQUEUE_NOCLOCK) —
+ * dequeue_task_fair() of a migrating task (util_est_dequeue, update_curr,
+ * update_load_avg(DO_DETACH), dequeue_entity keeping the lag) — then
+ * set_task_cpu(p, dst).
+ */
+void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, unsigned cause)
+{
+	struct ss_rq *src = &sim->rq[p->cpu];
+	ss_util_est_dequeue(&src->cfs_avg, &p->avg);
+	if (src->cfs.curr)
+		ss_update_curr(&src->cfs, sim->now, sim->base_slice);
+	pelt_update(sim, src, p, SS_UPDATE_TG | SS_DO_DETACH);
+	ss_dequeue_entity(&src->cfs, &p->se, sim->tick_nsec);
+	ss_tasks_del(sim, src, p);
+	/* (util_est_update(task_sleep = false) does nothing; work_left is work:
+	 * the rest of a preempted burst runs at the new CPU's speed) */
+	set_task_cpu(sim, p, dst_cpu, cause, true);
+	rq_acct(sim, src);
+}
+
+/*
+ * attach_task() (fair.c v6.6): activate_task() on the task's new rq, then
+ * check_preempt_curr(). An idle CPU is rescheduled: at once when the
+ * balancing code runs on it (local), else by a reschedule IPI.
+ */
+void ss_attach_task(struct ss_sim *sim, struct ss_task *p, bool local, bool in_newidle)
+{
+	struct ss_rq *rq = &sim->rq[p->cpu];
+	enqueue_task(sim, rq, p, false);
+	if (in_newidle)
+		return;   /* inside schedule(): pick_next_task_fair() picks again */
+	if (!rq->curr) {
+		if (rq->stopper_running)
+			return;
+		if (local)
+			schedule(sim, rq);
+		else
+			send_resched_ipi(sim, rq);
+		return;
+	}
+	if (ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
+	    ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+		if (local)
+			resched_curr(sim, rq);
+		else
+			send_resched_ipi(sim, rq);
+	}
+}
+
+void ss_delay_curr(struct ss_sim *sim, struct ss_rq *rq, uint64_t ns)
+{
+	/* softirq time on this CPU: the running task's burst ends that much later */
+	struct ss_task *p = rq->curr;
+	if (!p || !ss_ev_queued(&rq->ev_run_end))
+		return;
+	progress(sim, rq, p);
+	p->overhead_left += ns;
+	start_burst(sim, rq, p);
+}
+
+void ss_queue_stopper(struct ss_sim *sim, unsigned cpu)
+{
+	/* stop_one_cpu_nowait(): queue the work, wake the stopper thread; on a
+	 * remote CPU that is a reschedule IPI */
+	struct ss_rq *rq = &sim->rq[cpu];
+	uint64_t at = sim->now;
+	if (ss_ev_queued(&rq->ev_stop))
+		return;
+	if (cpu != sim->this_cpu) {
+		at += rq->curr ? sim->params.ipi_ns : ss_cpu_wake_cost(sim, rq, true);
+		if (rq->curr && sim->measuring) {
+			sim->res->ipis++;
+			sim->res->lost.ipi += sim->params.ipi_ns;
+		}
+	}
+	ss_evq_schedule(&sim->evq, &rq->ev_stop, at, SS_EV_STOP, cpu);
+}
+
+/*
+ * The stopper runs on rq (cpu_stopper_thread, stop class): it preempts the
+ * running task (put back on the rq), runs active_load_balance_cpu_stop(),
+ * and the CPU switches to the next task — a context switch. On a CPU that
+ * went idle meanwhile it finds nothing to move (nr_running <= 1).
+ */
+static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *prev = rq->curr;
+	unsigned saved_this = sim->this_cpu;
+	ss_update_rq_clock(sim, rq);
+	if (!prev) {
+		rq->active_balance = false;
+		ss_idle_reenter(sim, rq);
+		return;
+	}
+	stop_burst(sim, rq, prev);
+	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
+	ss_put_prev_entity(&rq->cfs, &prev->se);
+	bw_change(sim, rq, prev, -1);
+	account_busy(sim, rq);
+	rq->curr = NULL;
+	rq->stopper_running = true;
+	sim->this_cpu = rq->cpu;
+	ss_active_load_balance_cpu_stop(sim, rq);
+	sim->this_cpu = saved_this;
+	rq->stopper_running = false;
+	__schedule(sim, rq, true);
 }
 
 /* ------------------------------------------------------------ task programs */
@@ -919,7 +1170,7 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 		ss_wl_cursor_init(&c->cursor);
 		c->tokens = c->wait_need = c->msgs = c->recv_left = c->rr = 0;
 		c->sendq_head = c->sendq_tail = c->next_waiter = 0;
-		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = 0;
+		c->timer_next = c->work_left = c->scan_pending = c->wake_time = c->run_work = c->wall_end = 0;
 		c->has_held = false;
 		c->overhead_left = 0;
 		c->last_wakee = c->wakee_flips = 0;
@@ -986,6 +1237,11 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				if (sim->trace)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
 				p->work_left = a.ns;
+			} else if (a.kind == SS_ACT_RUN_WALL) {
+				/* the wall time counts from the end of the probing */
+				if (sim->trace)
+					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
+				set_wall_burst(sim, p, c + a.ns);
 			} else {
 				p->held = a;
 				p->has_held = true;
@@ -1002,6 +1258,13 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			if (!a.ns)
 				continue;
 			p->work_left = a.ns;
+			p->run_start = sim->now;
+			start_burst(sim, rq, p);
+			return;
+		case SS_ACT_RUN_WALL:
+			if (!a.ns)
+				continue;
+			set_wall_burst(sim, p, a.ns);
 			p->run_start = sim->now;
 			start_burst(sim, rq, p);
 			return;
@@ -1159,9 +1422,16 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_TIMER:
 			/* rt-app's absolute timer: the first one arms it at now + period,
 			 * each later one adds a period; an overrun goes on at once */
-			p->timer_next = p->timer_next ? p->timer_next + a.ns : sim->now + a.ns;
-			if (p->timer_next <= sim->now)
+			if (p->timer_next)
+				p->timer_next += a.ns;
+			else
+				p->timer_next = ((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : sim->now) + a.ns;
+			if (p->timer_next <= sim->now) {
+				/* rt-app's relative mode restarts the period from now */
+				if (a.count & SS_TIMER_RELATIVE)
+					p->timer_next = sim->now;
 				continue;
+			}
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
 			ss_evq_schedule(&sim->evq, &p->ev_timer, p->timer_next, SS_EV_TIMER, (unsigned)p->cpu);
@@ -1200,6 +1470,7 @@ static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 	progress(sim, rq, p);
 	p->work_left = 0;
 	p->overhead_left = 0;
+	p->wall_end = 0;
 	if (p->run_work) {
 		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
 		uint32_t bw = p->mem_bw_mbps;   /* the plan's, copied at init */
@@ -1244,6 +1515,7 @@ static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
 	ss_update_rq_clock(sim, rq);
 	resched = ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, rq->curr, SS_UPDATE_TG);
+	ss_update_misfit_status(sim, rq->curr, rq);   /* task_tick_fair() */
 	ss_trigger_load_balance(sim, rq);
 	if (resched)
 		resched_curr(sim, rq);
@@ -1299,6 +1571,11 @@ static void reset_stats(struct ss_sim *sim)
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
 	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
+	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);
+	memset(r->migrations_by_level, 0, sizeof r->migrations_by_level);
+	memset(r->lb, 0, sizeof r->lb);
+	memset(r->rq_depth_ns, 0, sizeof r->rq_depth_ns);
+	r->active_pushed = r->newidle_skipped = r->idle_work_llc_ns = r->idle_work_node_ns = 0;
 	memset(&r->lost, 0, sizeof r->lost);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
 	r->ipis_saved_polling = 0;
@@ -1307,7 +1584,12 @@ static void reset_stats(struct ss_sim *sim)
 		struct ss_cpu_stats *cs = &r->cpu[c];
 		memset(cs, 0, sizeof *cs);
 		sim->rq[c].busy_since = sim->now;
+		sim->rq[c].depth_since = sim->now;
 	}
+	for (unsigned l = 0; l < sim->topo->nr_llc_shared; l++)
+		sim->acc_llc[l].since = sim->now;
+	for (unsigned n = 0; n < sim->topo->nr_nodes; n++)
+		sim->acc_node[n].since = sim->now;
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		struct ss_llc_stats *ls = &r->llc[l];
 		ls->nr_idle_scan_weighted = 0;
@@ -1324,9 +1606,20 @@ static void finish_stats(struct ss_sim *sim)
 	struct ss_results *r = sim->res;
 	r->lost.probe = r->scan_time_ns;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
-		account_busy(sim, &sim->rq[c]);
-		r->cpu[c].util_avg = sim->rq[c].cfs_avg.avg.util_avg;
+		struct ss_rq *rq = &sim->rq[c];
+		account_busy(sim, rq);
+		r->cpu[c].util_avg = rq->cfs_avg.avg.util_avg;
+		if (rq->acct_on) {
+			uint64_t d = sim->now - rq->depth_since;
+			r->rq_depth_ns[rq->acct_depth < SS_RQ_DEPTH_MAX ? rq->acct_depth : SS_RQ_DEPTH_MAX - 1] += d;
+			r->cpu[c].nr_running_ns += (uint64_t)rq->acct_depth * d;
+			rq->depth_since = sim->now;
+		}
 	}
+	for (unsigned l = 0; l < sim->topo->nr_llc_shared; l++)
+		idle_acc_move(sim, &sim->acc_llc[l], &r->idle_work_llc_ns, 0, 0);
+	for (unsigned n = 0; n < sim->topo->nr_nodes; n++)
+		idle_acc_move(sim, &sim->acc_node[n], &r->idle_work_node_ns, 0, 0);
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		struct ss_sd_shared *sh = &sim->llc_shared[l];
 		r->llc[l].nr_idle_scan_weighted += (uint64_t)sh->nr_idle_scan * (sim->now - sh->nr_idle_scan_since);
@@ -1393,6 +1686,9 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->scratch_mask2);
 	g_free(sim->nohz_idle_cpus_mask);
 	g_free(sim->ticking);
+	g_free(sim->acc_llc);
+	g_free(sim->acc_node);
+	ss_balance_free(sim);
 	g_free(sim->core_busy);
 	g_free(sim->node_bw_demand);
 	g_free(sim->node_bw_cpus);
@@ -1437,6 +1733,26 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 		r->llc[l].first_cpu = UINT32_MAX;
 		r->llc[l].nr_idle_scan_series = g_new0(uint16_t, sim->max_samples);
 		r->llc[l].util_series = g_new0(uint16_t, sim->max_samples);
+	}
+	/* domain levels that exist on this machine, for migrations by level */
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		for (unsigned l = 0; l < t->cpu[c].nr_sd; l++) {
+			const struct ss_sched_domain *sd = &t->cpu[c].sd[l];
+			unsigned k = ss_sd_level_key(sd);
+			if (k >= SS_MAX_LEVEL_KEYS)
+				k = SS_MAX_LEVEL_KEYS - 1;
+			if (!r->level_name[k][0]) {
+				/* NUMA levels carry their distance: the kernel names them all "NUMA" */
+				if (sd->level == SS_SD_NUMA && sd->numa_level >= 0 && (unsigned)sd->numa_level < t->nr_numa_levels &&
+				    strcmp(sd->name, "NODE") != 0)
+					g_snprintf(r->level_name[k], sizeof r->level_name[k], "NUMA-%u",
+						   t->numa_distances[sd->numa_level]);
+				else
+					g_strlcpy(r->level_name[k], sd->name, sizeof r->level_name[k]);
+			}
+			if (k + 1 > r->nr_level_keys)
+				r->nr_level_keys = k + 1;
+		}
 	}
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_llc_stats *ls = &r->llc[t->cpu[c].llc_index];
@@ -1586,6 +1902,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->params = cfg->params;
 	sim->trace = cfg->trace;
 	sim->trace_ctx = cfg->trace_ctx;
+	sim->on_migrate = cfg->on_migrate;
 	sim->policy = ss_policy_find(cfg->policy ? cfg->policy : "sis_util");
 	if (!sim->policy) {
 		GString *names = g_string_new(NULL);
@@ -1647,8 +1964,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->wake_avg_idle = rq->avg_idle;
 		rq->max_idle_balance_cost = sim->params.migration_cost_ns;
 		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
-		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = SS_EV_IDLE;
-		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = c;
+		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = rq->ev_stop.heap_idx = SS_EV_IDLE;
+		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = rq->ev_stop.owner = c;
 		rq->cur_speed = rq->speed_num;
 		rq->cur_smt_f = rq->cur_bw_f = 1024;
 		rq->idle_state = -1;
@@ -1658,7 +1975,19 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->node_bw_cpus = g_new0(uint64_t, (size_t)t->nr_nodes * sim->nr_words);
 	sim->node_bw_mbps = sim->params.node_bandwidth_mbps;
 	sim->llc_shared = g_new0(struct ss_sd_shared, t->nr_llc_shared ? t->nr_llc_shared : 1);
-	ss_evq_init(&sim->evq, 3 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
+	/* figures: every allowed CPU starts idle with an empty rq */
+	sim->acc_llc = g_new0(struct ss_idle_acc, t->nr_llc_shared ? t->nr_llc_shared : 1);
+	sim->acc_node = g_new0(struct ss_idle_acc, t->nr_nodes ? t->nr_nodes : 1);
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		struct ss_rq *rq = &sim->rq[c];
+		rq->acct_on = ss_cpumask_test(sim->allowed_mask, c);
+		rq->acct_idle = rq->acct_on;
+		if (rq->acct_on) {
+			sim->acc_llc[t->cpu[c].llc_index].nr_idle++;
+			sim->acc_node[t->cpu[c].node].nr_idle++;
+		}
+	}
+	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
 
@@ -1694,6 +2023,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->id = i;
 		p->ev_timer.heap_idx = p->ev_arrive.heap_idx = SS_EV_IDLE;
 		p->ev_timer.owner = p->ev_arrive.owner = i;
+		p->tasks_prev = p->tasks_next = -1;
 		p->cpus_ptr = wt->cpus ? &sim->task_cpus[(size_t)wt->role * sim->nr_words] : sim->allowed_mask;
 		p->nr_cpus_allowed = wt->cpus ? ss_cpumask_weight(p->cpus_ptr, sim->nr_words) : nr_allowed;
 		p->chan_cap = wt->channel_capacity;
@@ -1822,6 +2152,11 @@ void ss_sim_destroy(struct ss_sim *sim)
 	g_free(sim);
 }
 
+void ss_sim_start(struct ss_sim *sim)
+{
+	start_tasks(sim);
+}
+
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 {
 	struct ss_sim sim;
@@ -1862,10 +2197,13 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			break;
 		case SS_EV_RESCHED: {
 			struct ss_rq *rq = &sim.rq[ev->owner];
-			if (rq->curr)
+			if (rq->curr || rq->cfs.nr_running)
 				resched_curr(&sim, rq);
 			break;
 		}
+		case SS_EV_STOP:
+			run_stopper(&sim, &sim.rq[ev->owner]);
+			break;
 		case SS_EV_RUN_END:
 			handle_run_end(&sim, &sim.rq[ev->owner]);
 			break;

@@ -21,6 +21,9 @@ static const char *const sis_outcome_names[SS_SIS_NR] = {
 	"target", "prev", "recent_used_cpu", "smt_sibling", "select_idle_cpu", "fallback_target",
 };
 
+static const char *const mig_cause_names[SS_MIG_NR] = { "wakeup", "periodic", "newidle", "nohz", "active" };
+static const char *const lb_kind_names[3] = { "periodic", "newidle", "nohz" };
+
 static double round3(double v)
 {
 	return round(v * 1000.0) / 1000.0;
@@ -255,9 +258,26 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "memory_bandwidth", (double)r->lost.memory_bandwidth);
 	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
 	o = cJSON_AddObjectToObject(root, "migrations");
-	cJSON_AddNumberToObject(o, "wakeup", (double)r->migrations);
+	cJSON_AddNumberToObject(o, "total", (double)r->migrations);
+	for (unsigned i = 0; i < SS_MIG_NR; i++)
+		cJSON_AddNumberToObject(o, mig_cause_names[i], (double)r->migrations_by_cause[i]);
 	cJSON_AddNumberToObject(o, "cross_llc", (double)r->migrations_llc);
 	cJSON_AddNumberToObject(o, "cross_node", (double)r->migrations_node);
+	a = cJSON_AddArrayToObject(o, "by_level");
+	for (unsigned k = 0; k < r->nr_level_keys; k++) {
+		uint64_t tot = 0;
+		cJSON *e;
+		if (!r->level_name[k][0])
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "level", r->level_name[k]);
+		for (unsigned i = 0; i < SS_MIG_NR; i++) {
+			cJSON_AddNumberToObject(e, mig_cause_names[i], (double)r->migrations_by_level[k][i]);
+			tot += r->migrations_by_level[k][i];
+		}
+		cJSON_AddNumberToObject(e, "total", (double)tot);
+		cJSON_AddItemToArray(a, e);
+	}
 
 	o = cJSON_AddObjectToObject(root, "select_idle_sibling");
 	cJSON_AddNumberToObject(o, "calls", (double)r->sis_calls);
@@ -284,6 +304,49 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "lb_stats_passes", (double)r->lb_stats_passes);
 	cJSON_AddNumberToObject(o, "nohz_kicks", (double)r->nohz_kicks);
 	cJSON_AddNumberToObject(o, "nohz_idle_balances", (double)r->nohz_balances);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct ss_lb_kind_stats *k = &r->lb[i];
+		cJSON *e = cJSON_AddObjectToObject(o, lb_kind_names[i]);
+		cJSON_AddNumberToObject(e, "passes", (double)k->passes);
+		cJSON_AddNumberToObject(e, "balanced", (double)k->balanced);
+		cJSON_AddNumberToObject(e, "imbalanced", (double)k->imbalanced);
+		cJSON_AddNumberToObject(e, "no_busiest_rq", (double)k->no_busiest_rq);
+		cJSON_AddNumberToObject(e, "tasks_moved", (double)k->moved);
+		cJSON_AddNumberToObject(e, "failed", (double)k->failed);
+		cJSON_AddNumberToObject(e, "all_pinned", (double)k->all_pinned);
+		cJSON_AddNumberToObject(e, "active_kicks", (double)k->active_kicks);
+		cJSON_AddNumberToObject(e, "cost_ns", (double)k->cost_ns);
+	}
+	cJSON_AddNumberToObject(o, "newidle_skipped", (double)r->newidle_skipped);
+	cJSON_AddNumberToObject(o, "active_pushed", (double)r->active_pushed);
+
+	{
+		double cpu_time = (double)r->nr_allowed_cpus * (double)r->duration_ns;
+		uint64_t depth_tot = 0, depth_w = 0;
+		o = cJSON_AddObjectToObject(root, "idle_with_work_elsewhere");
+		cJSON_AddNumberToObject(o, "llc_cpu_ns", (double)r->idle_work_llc_ns);
+		cJSON_AddNumberToObject(o, "llc_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_llc_ns / cpu_time) : 0.0);
+		cJSON_AddNumberToObject(o, "node_cpu_ns", (double)r->idle_work_node_ns);
+		cJSON_AddNumberToObject(o, "node_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_node_ns / cpu_time) : 0.0);
+		o = cJSON_AddObjectToObject(root, "runqueue_depth");
+		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
+			depth_tot += r->rq_depth_ns[d];
+			depth_w += (uint64_t)d * r->rq_depth_ns[d];
+		}
+		cJSON_AddNumberToObject(o, "mean", depth_tot ? round3((double)depth_w / (double)depth_tot) : 0.0);
+		a = cJSON_AddArrayToObject(o, "buckets");
+		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
+			cJSON *e;
+			if (!r->rq_depth_ns[d])
+				continue;
+			e = cJSON_CreateObject();
+			cJSON_AddNumberToObject(e, "nr_running", d);
+			cJSON_AddBoolToObject(e, "or_more", d == SS_RQ_DEPTH_MAX - 1);
+			cJSON_AddNumberToObject(e, "cpu_ns", (double)r->rq_depth_ns[d]);
+			cJSON_AddNumberToObject(e, "pct", pct(r->rq_depth_ns[d], depth_tot));
+			cJSON_AddItemToArray(a, e);
+		}
+	}
 
 	o = cJSON_AddObjectToObject(root, "nr_idle_scan");
 	cJSON_AddNumberToObject(o, "sample_interval_ns", (double)r->sample_ns);
@@ -319,6 +382,7 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(e, "util_avg", (double)cs->util_avg);
 		cJSON_AddNumberToObject(e, "context_switches", (double)cs->nr_switches);
 		cJSON_AddNumberToObject(e, "wakeups", (double)cs->wakeups);
+		cJSON_AddNumberToObject(e, "mean_nr_running", r->duration_ns ? round3((double)cs->nr_running_ns / (double)r->duration_ns) : 0.0);
 		cJSON_AddItemToArray(a, e);
 	}
 	o = cJSON_AddObjectToObject(root, "engine");
@@ -397,9 +461,52 @@ char *ss_results_to_text(const struct ss_results *r)
 			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
 			       (double)wl->max / 1000.0, (unsigned long long)wl->n);
 	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", ss_results_busy_pct(r));
-	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "wakeup migrations",
+	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "migrations",
 			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
 			       (unsigned long long)r->migrations_node);
+	g_string_append_printf(s, "%-34s", "  by cause");
+	for (unsigned i = 0; i < SS_MIG_NR; i++)
+		g_string_append_printf(s, " %s %llu", mig_cause_names[i], (unsigned long long)r->migrations_by_cause[i]);
+	g_string_append(s, "\n");
+	for (unsigned k = 0; k < r->nr_level_keys; k++) {
+		uint64_t tot = 0;
+		if (!r->level_name[k][0])
+			continue;
+		for (unsigned i = 0; i < SS_MIG_NR; i++)
+			tot += r->migrations_by_level[k][i];
+		g_string_append_printf(s, "  at %-31s %llu\n", r->level_name[k], (unsigned long long)tot);
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		const struct ss_lb_kind_stats *k = &r->lb[i];
+		char label[64];
+		g_snprintf(label, sizeof label, "%s load_balance passes", lb_kind_names[i]);
+		g_string_append_printf(s, "%-34s %llu (imbalanced %llu, tasks moved %llu, failed %llu, active kicks %llu)\n", label,
+				       (unsigned long long)k->passes, (unsigned long long)k->imbalanced,
+				       (unsigned long long)k->moved, (unsigned long long)k->failed,
+				       (unsigned long long)k->active_kicks);
+	}
+	g_string_append_printf(s, "%-34s %llu kicks, %llu balances\n", "NOHZ idle balance", (unsigned long long)r->nohz_kicks,
+			       (unsigned long long)r->nohz_balances);
+	{
+		double cpu_time = (double)r->nr_allowed_cpus * (double)r->duration_ns;
+		uint64_t depth_tot = 0, depth_w = 0;
+		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
+			depth_tot += r->rq_depth_ns[d];
+			depth_w += (uint64_t)d * r->rq_depth_ns[d];
+		}
+		g_string_append_printf(s, "%-34s %.3f ms LLC (%.2f %%), %.3f ms node (%.2f %%) of CPU time\n",
+				       "idle with work elsewhere", (double)r->idle_work_llc_ns / 1e6,
+				       cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : 0.0,
+				       (double)r->idle_work_node_ns / 1e6,
+				       cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : 0.0);
+		g_string_append_printf(s, "%-34s mean %.3f;", "runqueue depth (time-weighted)",
+				       depth_tot ? (double)depth_w / (double)depth_tot : 0.0);
+		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++)
+			if (r->rq_depth_ns[d])
+				g_string_append_printf(s, " %u%s: %.1f%%", d, d == SS_RQ_DEPTH_MAX - 1 ? "+" : "",
+						       pct(r->rq_depth_ns[d], depth_tot));
+		g_string_append(s, "\n");
+	}
 	g_string_append_printf(s, "%-34s %llu\n", "select_idle_cpu calls", (unsigned long long)r->sic_calls);
 	g_string_append_printf(s, "%-34s %.3f\n", "  runqueues probed per call", ratio(r->sic_probes, r->sic_calls));
 	g_string_append_printf(s, "%-34s %.2f %%\n", "  calls that found an idle CPU", pct(r->sic_found, r->sic_calls));

@@ -34,6 +34,10 @@ static const struct pdef pdefs[] = {
 	  "sysctl_sched_base_slice; 0 = 0.75 ms × (1 + ilog2(min(CPUs, 8))) as update_sysctl() scales it (fair.c v6.6)" },
 	{ "kernel", "migration_cost_ns", P_NS, F(migration_cost_ns), 500000, 0, 1000000000, "ns",
 	  "sysctl_sched_migration_cost (fair.c): initial avg_idle = 2×, max_idle_balance_cost floor" },
+	{ "kernel", "nr_migrate", P_INT, F(nr_migrate), 32, 1, 4096, "tasks",
+	  "sysctl_sched_nr_migrate: at most this many tasks examined per detach_tasks() pass (fair.c v6.6; 8 on PREEMPT_RT)" },
+	{ "kernel", "preemption", P_INT, F(preemption), 1, 0, 1, "bool",
+	  "CONFIG_PREEMPTION: newidle balance stops after detaching one task (detach_tasks, fair.c v6.6); Debian's PREEMPT_DYNAMIC kernels have it" },
 	{ "cost", "probe_self_ns", P_NS, F(probe_self_ns), 0, 0, 1000000, "ns",
 	  "reading the waking CPU's own rq in select_idle_sibling (L1-hot)" },
 	{ "cost", "probe_smt_ns", P_NS, F(probe_smt_ns), 7, 0, 1000000, "ns",
@@ -52,6 +56,8 @@ static const struct pdef pdefs[] = {
 	  "wakeup / reschedule IPI delivery (reference §5: ~1-3 µs, secondary sources)" },
 	{ "cost", "context_switch_ns", P_NS, F(context_switch_ns), 2000, 0, 1000000, "ns",
 	  "direct cost of a context switch (reference §5: ~1-5 µs; 2 µs suggested default)" },
+	{ "cost", "lb_pass_ns", P_NS, F(lb_pass_ns), 1000, 0, 1000000000, "ns",
+	  "one load_balance() pass at one domain level besides reading the span's runqueues (each read costs cost.probe_* by distance): lb_env setup, should_we_balance, find_busiest_queue, rq locks; estimate. Feeds newidle's max_newidle_lb_cost and delays the balancing CPU's running task" },
 	{ "cost", "smt_contention_pct", P_INT, F(smt_contention_pct), 60, 0, 1000, "% per extra busy sibling",
 	  "a thread's speed with k busy threads on its core is 1 / (1 + pct/100 × (k-1)); default: topology costs.smt_contention_pct, "
 	  "else 60 (two busy x86 hyperthreads each at 62.5 %, a core at 1.25× one thread: the usual 15-30 % SMT gain; model choice)" },
@@ -72,6 +78,10 @@ static const struct pdef pdefs[] = {
 	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
 	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",
 	  "NOHZ idle balancing: kicks (nohz_balancer_kick) let an idle CPU balance for idle CPUs" },
+	{ "balance", "newidle_llc_only", P_INT, F(newidle_llc_only), 0, 0, 1, "bool",
+	  "newidle balance stops at the LLC domain: an interpretation of the title of seeds/004 patch 4 (docs/policies.md)" },
+	{ "balance", "load_balance", P_INT, F(load_balance), 1, 0, 1, "bool",
+	  "1: load_balance() moves tasks (periodic, newidle, NOHZ, active); 0: its passes stop after find_busiest_queue() (statistics and SIS_UTIL's nr_idle_scan only), so only wakeups move tasks: isolates the balancer's share of a result" },
 };
 
 #define NR_PDEFS (sizeof pdefs / sizeof pdefs[0])

@@ -77,6 +77,7 @@ struct replay {
 	struct ss_wl_cursor cursor;      /* workload */
 	struct ss_rng rng;
 	uint64_t tokens;
+	uint64_t timer_next;             /* workload: the task's absolute timer (core.c SS_ACT_TIMER), 0 = not armed */
 
 	/* output */
 	uint64_t now;
@@ -251,6 +252,28 @@ static bool next_periodic(struct replay *r, struct seg *sg)
 	return true;
 }
 
+static const char *action_name(enum ss_wl_action_kind k)
+{
+	switch (k) {
+	case SS_ACT_RUN: return "run";
+	case SS_ACT_SLEEP: return "sleep";
+	case SS_ACT_WAKE: return "wake";
+	case SS_ACT_WAIT: return "wait";
+	case SS_ACT_TXN_BEGIN: return "transaction: begin";
+	case SS_ACT_TXN_END: return "transaction: end";
+	case SS_ACT_EXIT: return "exit";
+	case SS_ACT_SEND: return "send";
+	case SS_ACT_RECV: return "recv";
+	case SS_ACT_LOCK: return "lock";
+	case SS_ACT_UNLOCK: return "unlock";
+	case SS_ACT_TIMER: return "timer";
+	case SS_ACT_BARRIER: return "barrier";
+	case SS_ACT_SPAWN: return "spawn";
+	case SS_ACT_RUN_WALL: return "run_wall";
+	}
+	return "?";
+}
+
 static bool next_workload(struct replay *r, struct seg *sg)
 {
 	const struct ss_wl_plan *p = r->s->plan;
@@ -290,6 +313,43 @@ static bool next_workload(struct replay *r, struct seg *sg)
 			sg->kind = SEG_SLEEP;
 			sg->until = add_sat(r->now, r->s->wait_ns);
 			return true;
+		case SS_ACT_RUN_WALL:
+			/* alone and never preempted: wall time is run time */
+			sg->kind = SEG_RUN;
+			sg->until = add_sat(r->now, a.ns);
+			return true;
+		case SS_ACT_TIMER:
+			/* as core.c: the first arms at now (or the anchor) + period, each later
+			 * adds a period; an overrun goes on at once (relative mode: from now) */
+			if (r->timer_next)
+				r->timer_next = add_sat(r->timer_next, a.ns);
+			else
+				r->timer_next = add_sat((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : r->now, a.ns);
+			if (r->timer_next <= r->now) {
+				if (a.count & SS_TIMER_RELATIVE)
+					r->timer_next = r->now;
+				break;
+			}
+			sg->kind = SEG_SLEEP;
+			sg->until = r->timer_next;
+			return true;
+		case SS_ACT_LOCK:
+		case SS_ACT_UNLOCK:
+			/* alone: no other task holds the mutex, nobody waits for it */
+			break;
+		case SS_ACT_SPAWN:
+			/* the children are other tasks; the parent goes on (fork costs no time here) */
+			break;
+		case SS_ACT_BARRIER:
+			/* as a lock alone: the other parties are taken to be there already */
+			break;
+		case SS_ACT_SEND:
+		case SS_ACT_RECV:
+			g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
+				    "task %s: its program uses '%s' at %llu ns, which needs another task at the other end "
+				    "of a channel; the replay of one task alone cannot model it",
+				    t->path, action_name(a.kind), (unsigned long long)r->now);
+			return false;
 		case SS_ACT_TXN_BEGIN:
 		case SS_ACT_TXN_END:
 			break;
@@ -298,8 +358,8 @@ static bool next_workload(struct replay *r, struct seg *sg)
 			return true;
 		default:
 			g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
-				    "task %s: its program uses an action (kind %d) that the replay of one task alone "
-				    "does not model", t->path, (int)a.kind);
+				    "task %s: its program uses '%s', which the replay of one task alone does not model",
+				    t->path, action_name(a.kind));
 			return false;
 		}
 	}

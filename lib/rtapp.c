@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "simsched/cpumask.h"
 #include "simsched/error.h"
 #include "simsched/rtapp.h"
 #include "workload_priv.h"
@@ -54,14 +55,22 @@ static const struct {
 struct event {
 	enum ev_kind kind;
 	char *path;
-	uint64_t us;          /* RUN, SLEEP */
-	char *ref;            /* SIGNAL, BROAD, WAIT, SYNC, RESUME, SUSPEND, BARRIER: the resource */
+	uint64_t us;          /* RUN, RUNTIME, SLEEP; TIMER: period */
+	char *ref;            /* SIGNAL, BROAD, WAIT, SYNC, RESUME, SUSPEND, BARRIER, TIMER: the resource;
+				 LOCK, UNLOCK: the mutex; FORK: the thread */
+	char *mutex;          /* WAIT, SYNC: the mutex pthread_cond_wait() releases and retakes */
+	bool absolute;        /* TIMER: "mode": "absolute" (rt-app's default is relative) */
 };
 
 struct phase {
 	char *path;
 	int64_t loop;         /* -1 = forever */
 	GPtrArray *events;    /* struct event * */
+	char *cpus;           /* "cpus" of the phase as a cpulist, or NULL */
+	char *cpus_path;
+	bool has_prio;        /* "priority" in the phase (a nice value change, rt-app set_thread_param) */
+	int prio;
+	char *prio_path;
 };
 
 struct thread {
@@ -72,7 +81,13 @@ struct thread {
 	uint64_t delay_us;
 	int64_t loop;         /* over all phases; -1 = forever */
 	GPtrArray *phases;    /* struct phase * */
+	char *cpus;           /* thread-level "cpus" as a cpulist, or NULL */
 	unsigned first_role;  /* roles first_role .. first_role + instances - 1 */
+	/* a "fork" target: one role of fork_slots tasks, forked by the fork events */
+	bool forked;
+	unsigned fork_role, fork_slots;
+	const char *timer_ref, *timer_path;   /* its timer (one per thread), or NULL */
+	bool timer_relative;
 };
 
 struct ctx {
@@ -84,10 +99,16 @@ struct ctx {
 	GPtrArray *warnings;  /* char *, one per kind */
 	GString *dups;        /* paths of numbered duplicate keys */
 	GString *ignored;     /* global settings without scheduling meaning */
-	bool warned_tokens, warned_dl, warned_mutex;
+	bool warned_tokens, warned_dl, warned_mutex, warned_rr, warned_fork;
 	struct ss_workload *w;
 	unsigned total_insn;
+	GPtrArray *mutexes;   /* names of the mutexes (lock, unlock, wait/sync's mutex): sync ids 1.. */
 };
+
+/* rt-app FORKS_LIMIT: forks of one thread description before rt-app gives up */
+#define FORKS_LIMIT 1024u
+/* sync id of rt-app's threads_barrier (pthread_barrier_wait() before the first phase) */
+#define START_BARRIER 0u
 
 static bool fail(struct ctx *c, const char *path, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
@@ -124,6 +145,7 @@ static void event_free(gpointer p)
 
 	g_free(e->path);
 	g_free(e->ref);
+	g_free(e->mutex);
 	g_free(e);
 }
 
@@ -132,6 +154,9 @@ static void phase_free(gpointer p)
 	struct phase *ph = p;
 
 	g_free(ph->path);
+	g_free(ph->cpus);
+	g_free(ph->cpus_path);
+	g_free(ph->prio_path);
 	g_ptr_array_free(ph->events, TRUE);
 	g_free(ph);
 }
@@ -142,6 +167,7 @@ static void thread_free(gpointer p)
 
 	g_free(t->name);
 	g_free(t->path);
+	g_free(t->cpus);
 	g_ptr_array_free(t->phases, TRUE);
 	g_free(t);
 }
@@ -338,10 +364,10 @@ static const char *ev_name(enum ev_kind k)
 	return "?";
 }
 
-/* {"ref": R, "mutex": M} of wait and sync; rt-app's default ref is "unknown" */
-static bool get_cond_obj(struct ctx *c, const cJSON *v, const char *path, char **ref)
+/* {"ref": R, "mutex": M} of wait and sync; rt-app's default ref and mutex are "unknown" */
+static bool get_cond_obj(struct ctx *c, const cJSON *v, const char *path, char **ref, char **mutex)
 {
-	const char *r = "unknown";
+	const char *r = "unknown", *mx = "unknown";
 
 	if (!cJSON_IsObject(v))
 		return fail(c, path, "expected an object {\"ref\": NAME, \"mutex\": NAME}");
@@ -352,21 +378,55 @@ static bool get_cond_obj(struct ctx *c, const cJSON *v, const char *path, char *
 			if (!get_string(c, it, p, &r))
 				return false;
 		} else if (!strcmp(it->string, "mutex")) {
-			const char *m;
-
-			if (!get_string(c, it, p, &m))
+			if (!get_string(c, it, p, &mx))
 				return false;
-			if (!c->warned_mutex) {
-				c->warned_mutex = true;
-				warn(c, "%s: the \"mutex\" of wait/sync is not used: the lock/unlock events that "
-					"would hold it are not modelled yet (pthread_cond_wait releases and retakes it)",
-				     p);
-			}
 		} else {
 			return fail(c, p, "unknown key '%s' (expected ref or mutex)", it->string);
 		}
 	}
 	*ref = g_strdup(r);
+	*mutex = g_strdup(mx);
+	return true;
+}
+
+/* {"ref": R, "period": US, "mode": "relative"|"absolute"} of timer */
+static bool get_timer_obj(struct ctx *c, const cJSON *v, const char *path, struct event *e)
+{
+	const char *r = "unknown", *mode = NULL;
+	bool has_period = false;
+	int64_t n;
+
+	if (!cJSON_IsObject(v))
+		return fail(c, path, "expected an object {\"ref\": NAME, \"period\": US, \"mode\": "
+				     "\"relative\"|\"absolute\"}");
+	for (const cJSON *it = v->child; it; it = it->next) {
+		g_autofree char *p = sub_path(path, it->string);
+
+		if (!strcmp(it->string, "ref")) {
+			if (!get_string(c, it, p, &r))
+				return false;
+		} else if (!strcmp(it->string, "period")) {
+			if (!get_int(c, it, p, 0, (int64_t)MAX_US, &n))
+				return false;
+			if (!n)
+				return fail(c, p, "a timer of period 0 never sleeps (expected a period of at least 1 us)");
+			e->us = (uint64_t)n;
+			has_period = true;
+		} else if (!strcmp(it->string, "mode")) {
+			if (!get_string(c, it, p, &mode))
+				return false;
+			/* rt-app compares the prefix: "absolute..." is absolute, anything else relative */
+			if (!strncmp(mode, "absolute", 8))
+				e->absolute = true;
+			else if (strcmp(mode, "relative"))
+				return fail(c, p, "unknown timer mode '%s' (expected relative or absolute)", mode);
+		} else {
+			return fail(c, p, "unknown key '%s' (expected ref, period or mode)", it->string);
+		}
+	}
+	if (!has_period)
+		return fail(c, path, "timer without \"period\" (rt-app would use 0: a timer that never sleeps)");
+	e->ref = g_strdup(r);
 	return true;
 }
 
@@ -382,30 +442,23 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 	g_ptr_array_add(ph->events, e);
 	switch (k) {
 	case EV_RUN:
+	case EV_RUNTIME:
 	case EV_SLEEP:
 		if (!get_int(c, v, path, 0, (int64_t)MAX_US, &n))
 			return false;
 		e->us = (uint64_t)n;
 		return true;
-	case EV_RUNTIME:
-		return fail(c, path, "event '%s' (running for a wall-clock time whatever the CPU's speed) is not "
-				     "modelled yet (use 'run': CPU work at capacity 1024 and maximum frequency)",
-			    "runtime");
 	case EV_MEM:
 	case EV_IORUN:
 		return fail(c, path, "event '%s' is not modelled by simsched (it has no memory or I/O model)",
 			    ev_name(k));
 	case EV_YIELD:
 		return fail(c, path, "event 'yield' is not modelled by simsched (sched_yield() is not simulated)");
+	case EV_TIMER:
+		return get_timer_obj(c, v, path, e);
 	case EV_LOCK:
 	case EV_UNLOCK:
-		return fail(c, path, "event '%s' is not modelled yet (the workload language has no mutex yet)",
-			    ev_name(k));
-	case EV_TIMER:
-		return fail(c, path, "event 'timer' is not modelled yet (the workload language has no periodic "
-				     "timer yet; 'sleep' is relative to the end of the previous event)");
 	case EV_FORK:
-		return fail(c, path, "event 'fork' is not modelled yet (the workload language has no spawn yet)");
 	case EV_SIGNAL:
 	case EV_BROAD:
 	case EV_RESUME:
@@ -414,7 +467,8 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 			return false;
 		if (!*s)
 			return fail(c, path, "empty %s name (expected the name of a %s)", ev_name(k),
-				    k == EV_RESUME ? "thread" : k == EV_BARRIER ? "barrier" : "condition");
+				    k == EV_RESUME || k == EV_FORK ? "thread" : k == EV_BARRIER ? "barrier" :
+				    k == EV_LOCK || k == EV_UNLOCK ? "mutex" : "condition");
 		e->ref = g_strdup(s);
 		return true;
 	case EV_SUSPEND:
@@ -425,7 +479,7 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 		return true;
 	case EV_WAIT:
 	case EV_SYNC:
-		return get_cond_obj(c, v, path, &e->ref);
+		return get_cond_obj(c, v, path, &e->ref, &e->mutex);
 	}
 	return fail(c, path, "unknown event");
 }
@@ -445,29 +499,72 @@ static bool check_policy(struct ctx *c, const cJSON *v, const char *path)
 	return fail(c, path, "unknown policy '%s' (expected SCHED_OTHER, the one simsched models)", s);
 }
 
+static int cmp_int(gconstpointer a, gconstpointer b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "cpus": [0, 2, 3] -> "0,2,3" (sorted, duplicates dropped), as rt-app's parse_cpuset_data() */
+static bool get_cpus(struct ctx *c, const cJSON *v, const char *path, char **out)
+{
+	GArray *cpus;
+	GString *str;
+	int64_t n;
+
+	if (!cJSON_IsArray(v))
+		return fail(c, path, "expected an array of CPU numbers, e.g. [0, 2, 3]");
+	if (!v->child)
+		return fail(c, path, "empty CPU list (pthread_setaffinity_np() refuses an empty set)");
+	cpus = g_array_new(FALSE, FALSE, sizeof(int));
+	for (const cJSON *it = v->child; it; it = it->next) {
+		g_autofree char *p = g_strdup_printf("%s[%d]", path, cpus->len);
+		int cpu;
+
+		if (!get_int(c, it, p, 0, SS_MAX_CPUS - 1, &n)) {
+			g_array_free(cpus, TRUE);
+			return false;
+		}
+		cpu = (int)n;
+		g_array_append_val(cpus, cpu);
+	}
+	g_array_sort(cpus, cmp_int);
+	str = g_string_new(NULL);
+	for (guint i = 0; i < cpus->len; i++)
+		if (!i || g_array_index(cpus, int, i) != g_array_index(cpus, int, i - 1))
+			g_string_append_printf(str, "%s%d", str->len ? "," : "", g_array_index(cpus, int, i));
+	g_array_free(cpus, TRUE);
+	*out = g_string_free(str, FALSE);
+	return true;
+}
+
 /*
- * Keys a thread or a phase may hold besides events. `level` is "thread" or
- * "phase". Returns 1 if handled, 0 if not such a key, -1 on error.
+ * Keys a thread (ph == NULL) or a phase may hold besides events. Returns 1
+ * if handled, 0 if not such a key, -1 on error.
  */
-static int sched_key(struct ctx *c, struct thread *t, const cJSON *it, const char *p, bool phase)
+static int sched_key(struct ctx *c, struct thread *t, struct phase *ph, const cJSON *it, const char *p)
 {
 	const char *k = it->string;
+	bool phase = ph != NULL;
 	int64_t n;
 
 	if (!strcmp(k, "policy")) {
-		if (!check_policy(c, it, p))
-			return -1;
-		if (phase)
-			return fail(c, p, "a policy change at a phase is not modelled yet") ? 1 : -1;
-		return 1;
+		/* SCHED_OTHER everywhere: a phase's policy changes nothing */
+		return check_policy(c, it, p) ? 1 : -1;
 	}
 	if (!strcmp(k, "priority")) {
-		if (phase)
-			return fail(c, p, "a priority change at a phase is not modelled yet (the nice value is "
-					  "fixed per thread)") ? 1 : -1;
 		if (!get_int(c, it, p, -20, 19, &n))
 			return -1;
-		t->nice = (int)n;   /* SCHED_OTHER: rt-app's priority is the nice value */
+		/* SCHED_OTHER: rt-app's priority is the nice value */
+		if (phase) {
+			ph->has_prio = true;
+			ph->prio = (int)n;
+			g_free(ph->prio_path);
+			ph->prio_path = g_strdup(p);
+		} else {
+			t->nice = (int)n;
+		}
 		return 1;
 	}
 	if (!strcmp(k, "dl-runtime") || !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") ||
@@ -494,10 +591,22 @@ static int sched_key(struct ctx *c, struct thread *t, const cJSON *it, const cha
 	}
 	if (!strcmp(k, "nodes_membind") || !strcmp(k, "membind_nodes"))
 		return fail(c, p, "NUMA memory binding is not modelled by simsched") ? 1 : -1;
-	if (!strcmp(k, "cpus"))
-		return fail(c, p, phase ? "an affinity change at a phase is not modelled yet"
-					: "CPU affinity is not modelled yet (the workload language has no "
-					  "per-task affinity yet; simsched run --nodes restricts all tasks)") ? 1 : -1;
+	if (!strcmp(k, "cpus")) {
+		char *cl = NULL;
+
+		if (!get_cpus(c, it, p, &cl))
+			return -1;
+		if (phase) {
+			g_free(ph->cpus);
+			g_free(ph->cpus_path);
+			ph->cpus = cl;
+			ph->cpus_path = g_strdup(p);
+		} else {
+			g_free(t->cpus);
+			t->cpus = cl;
+		}
+		return 1;
+	}
 	return 0;
 }
 
@@ -520,7 +629,7 @@ static bool parse_phase_body(struct ctx *c, struct thread *t, struct phase *ph, 
 			ph->loop = n;
 			continue;
 		}
-		r = sched_key(c, t, it, p, !is_thread);
+		r = sched_key(c, t, is_thread ? NULL : ph, it, p);
 		if (r < 0)
 			return false;
 		if (r)
@@ -587,7 +696,7 @@ static bool parse_thread(struct ctx *c, const cJSON *obj, const char *name, cons
 				t->loop = n;
 				continue;
 			}
-			r = sched_key(c, t, it, p, false);
+			r = sched_key(c, t, NULL, it, p);
 			if (r < 0)
 				return false;
 			if (r)
@@ -706,39 +815,65 @@ static bool parse_root(struct ctx *c, const cJSON *root)
 
 /* ------------------------------------------------------------ 3. lower */
 
-struct role_code {
-	GArray *insn;         /* struct ss_wl_insn */
-};
+static struct thread *find_thread(struct ctx *c, const char *name)
+{
+	for (guint i = 0; i < c->threads->len; i++) {
+		struct thread *t = g_ptr_array_index(c->threads, i);
 
-/* Roles of the threads that wait on condition `ref` (wait, sync, suspend). */
+		if (!strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/* Tasks per instance of role r (the launcher and initial threads: 1; a fork role: its slots). */
+static unsigned role_count(struct ctx *c, uint32_t r)
+{
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+
+		if (t->forked && r == t->fork_role)
+			return t->fork_slots;
+	}
+	return 1;
+}
+
+static bool thread_uses(const struct thread *t, enum ev_kind k1, enum ev_kind k2, enum ev_kind k3, const char *ref)
+{
+	for (guint p = 0; p < t->phases->len; p++) {
+		const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+		for (guint e = 0; e < ph->events->len; e++) {
+			const struct event *ev = g_ptr_array_index(ph->events, e);
+
+			if ((ev->kind == k1 || ev->kind == k2 || ev->kind == k3) && !strcmp(ev->ref, ref))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Roles of the threads that wait on condition `ref` (wait, sync, suspend), ascending. */
 static GArray *waiters_of(struct ctx *c, const char *ref)
 {
 	GArray *r = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 
 	for (guint i = 0; i < c->threads->len; i++) {
 		const struct thread *t = g_ptr_array_index(c->threads, i);
-		bool waits = false;
 
-		for (guint p = 0; p < t->phases->len; p++) {
-			const struct phase *ph = g_ptr_array_index(t->phases, p);
-
-			for (guint e = 0; e < ph->events->len; e++) {
-				const struct event *ev = g_ptr_array_index(ph->events, e);
-
-				if ((ev->kind == EV_WAIT || ev->kind == EV_SYNC || ev->kind == EV_SUSPEND) &&
-				    !strcmp(ev->ref, ref))
-					waits = true;
-			}
-		}
-		for (unsigned k = 0; waits && k < t->instances; k++) {
+		if (!thread_uses(t, EV_WAIT, EV_SYNC, EV_SUSPEND, ref))
+			continue;
+		for (unsigned k = 0; k < t->instances; k++) {
 			uint32_t role = t->first_role + k;
 			g_array_append_val(r, role);
 		}
+		if (t->forked)
+			g_array_append_val(r, t->fork_role);
 	}
 	return r;
 }
 
-/* Roles of the threads that use barrier `ref`; false + error if one uses it twice. */
+/* Roles of the threads that use barrier `ref`; false + error if one uses it twice or is forked. */
 static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
 {
 	GArray *r = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -762,6 +897,12 @@ static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
 								"the barrier would never open", ref, first);
 					return r;
 				}
+				if (t->forked) {
+					*ok = fail(c, ev->path, "barrier '%s' in thread '%s', which is forked: rt-app cannot "
+								"count the parties of a barrier that forked threads use "
+								"(doc/tutorial.txt)", ref, t->name);
+					return r;
+				}
 				first = ev->path;
 			}
 		}
@@ -771,6 +912,15 @@ static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
 		}
 	}
 	return r;
+}
+
+static bool emit_insn(struct ctx *c, GArray *code, const char *path, const struct ss_wl_insn *in)
+{
+	if (code->len >= SS_WL_MAX_INSN || ++c->total_insn > MAX_TOTAL_INSN)
+		return fail(c, path, "the program is too large (at most %u instructions per thread, %u in all)",
+			    SS_WL_MAX_INSN, MAX_TOTAL_INSN);
+	g_array_append_val(code, *in);
+	return true;
 }
 
 static bool emit(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op, uint32_t arg, uint64_t ns)
@@ -783,26 +933,183 @@ static bool emit(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op
 	in.dist.kind = SS_DIST_CONST;
 	in.dist.a = ns;
 	in.which = SS_WHICH_INDEX;   /* WAKE: the role's only task (index 0) */
-	if (code->len >= SS_WL_MAX_INSN || ++c->total_insn > MAX_TOTAL_INSN)
-		return fail(c, path, "the program is too large (at most %u instructions per thread, %u in all)",
-			    SS_WL_MAX_INSN, MAX_TOTAL_INSN);
-	g_array_append_val(code, in);
-	return true;
+	if (op == SS_OP_SPAWN)
+		in.index = 1;        /* one thread per fork, as create_thread() */
+	return emit_insn(c, code, path, &in);
 }
 
-/* wake every role of `to` but `self` */
+/* An absolute timer statement: period ns, SS_TIMER_* flags, anchor ns. */
+static bool emit_timer(struct ctx *c, GArray *code, const char *path, uint64_t ns, uint32_t flags, uint64_t anchor)
+{
+	struct ss_wl_insn in;
+
+	memset(&in, 0, sizeof(in));
+	in.op = SS_OP_TIMER;
+	in.dist.kind = SS_DIST_CONST;
+	in.dist.a = ns;
+	in.dist.b = anchor;
+	in.index = flags;
+	return emit_insn(c, code, path, &in);
+}
+
+/* A wakeup of every task of role r: the only one, or all the forks of a fork role. */
+static bool emit_wake_role(struct ctx *c, GArray *code, const char *path, uint32_t r)
+{
+	struct ss_wl_insn in;
+
+	memset(&in, 0, sizeof(in));
+	in.op = SS_OP_WAKE;
+	in.arg = r;
+	in.dist.kind = SS_DIST_CONST;
+	in.which = role_count(c, r) > 1 ? SS_WHICH_ALL : SS_WHICH_INDEX;
+	return emit_insn(c, code, path, &in);
+}
+
+/* broad, resume: wake every waiting role of `to` but `self` */
 static bool emit_wakes(struct ctx *c, GArray *code, const char *path, GArray *to, uint32_t self)
 {
 	for (guint i = 0; i < to->len; i++) {
 		uint32_t r = g_array_index(to, uint32_t, i);
 
-		if (r != self && !emit(c, code, path, SS_OP_WAKE, r, 0))
+		if (r == self && role_count(c, r) > 1)
+			return fail(c, path, "a forked thread wakes the condition its other forks wait on: the "
+					     "wakeup of all of them would reach itself too, which is not modelled");
+		if (r != self && !emit_wake_role(c, code, path, r))
 			return false;
 	}
 	return true;
 }
 
-static bool lower_event(struct ctx *c, GArray *code, const struct event *e, uint32_t self, bool *time)
+/*
+ * signal, sync: pthread_cond_signal() wakes one waiter, the first in the
+ * condition's wait list. One waiting task: a wakeup of it. Several: a
+ * round robin over them, in role order (see docs/workloads.md).
+ */
+static bool emit_signal(struct ctx *c, GArray *code, const struct event *e, uint32_t self)
+{
+	GArray *to = waiters_of(c, e->ref);
+	guint n = 0, tasks = 0;
+	uint32_t lo = 0, hi = 0;
+	bool ok = true, span = true;
+
+	for (guint i = 0; i < to->len; i++) {
+		uint32_t r = g_array_index(to, uint32_t, i);
+
+		if (r == self) {
+			if (role_count(c, r) > 1) {
+				ok = fail(c, e->path, "a forked thread signals the condition '%s' its other forks wait "
+						      "on, which is not modelled", e->ref);
+				goto out;
+			}
+			continue;
+		}
+		if (n++ == 0)
+			lo = r;
+		else if (r != hi + 1)
+			span = false;
+		hi = r;
+		tasks += role_count(c, r);
+	}
+	if (tasks == 0)
+		goto out;   /* nobody waits: pthread_cond_signal() does nothing */
+	if (tasks == 1 || (n == 1 && role_count(c, lo) == 1)) {
+		ok = emit_wake_role(c, code, e->path, lo);
+		goto out;
+	}
+	if (!span) {
+		ok = fail(c, e->path, "%s '%s' wakes one of %u waiting threads that are not consecutive in the "
+				      "file (or include the signalling thread); simsched picks among them by round robin "
+				      "over consecutive threads only: put the waiting threads next to each other, or use "
+				      "'broad' to wake all of them", ev_name(e->kind), e->ref, tasks);
+		goto out;
+	}
+	if (!c->warned_rr) {
+		c->warned_rr = true;
+		warn(c, "%s: signal/sync with several waiting threads wakes them in turn (round robin in file "
+			"order); pthread_cond_signal() wakes the first thread in the wait list, the same when the "
+			"waiters wait in that order, another one when the thread whose turn it is still runs",
+		     e->path);
+	}
+	{
+		struct ss_wl_insn in;
+
+		memset(&in, 0, sizeof(in));
+		in.op = SS_OP_WAKE;
+		in.arg = lo;
+		in.index = hi;
+		in.which = SS_WHICH_RR_SPAN;
+		in.dist.kind = SS_DIST_CONST;
+		ok = emit_insn(c, code, e->path, &in);
+	}
+out:
+	g_array_free(to, TRUE);
+	return ok;
+}
+
+/* sync id of mutex `name` (registered in first-use order after the start barrier) */
+static uint32_t mutex_id(struct ctx *c, const char *name)
+{
+	for (guint i = 0; i < c->mutexes->len; i++)
+		if (!strcmp(g_ptr_array_index(c->mutexes, i), name))
+			return START_BARRIER + 1 + i;
+	g_ptr_array_add(c->mutexes, g_strdup(name));
+	return START_BARRIER + c->mutexes->len;
+}
+
+static bool held_has(GPtrArray *held, const char *m)
+{
+	for (guint i = 0; i < held->len; i++)
+		if (!strcmp(g_ptr_array_index(held, i), m))
+			return true;
+	return false;
+}
+
+static void held_del(GPtrArray *held, const char *m)
+{
+	for (guint i = 0; i < held->len; i++)
+		if (!strcmp(g_ptr_array_index(held, i), m)) {
+			g_ptr_array_remove_index(held, i);
+			return;
+		}
+}
+
+/* The same set of mutexes held (order does not matter). */
+static bool held_same(GPtrArray *a, GPtrArray *b)
+{
+	if (a->len != b->len)
+		return false;
+	for (guint i = 0; i < a->len; i++)
+		if (!held_has(b, g_ptr_array_index(a, i)))
+			return false;
+	return true;
+}
+
+/*
+ * pthread_cond_wait(cond, mutex): release the mutex, sleep, take it again.
+ * If the thread holds the mutex here (lock events before it), that is
+ * unlock, wait, lock; if not, rt-app calls pthread_cond_wait() with a mutex
+ * it does not hold (undefined): a plain wait, with a warning.
+ */
+static bool emit_cond_wait(struct ctx *c, GArray *code, const struct event *e, GPtrArray *held)
+{
+	uint32_t id;
+
+	if (!held_has(held, e->mutex)) {
+		if (!c->warned_mutex) {
+			c->warned_mutex = true;
+			warn(c, "%s: the thread does not hold mutex '%s' here (no lock event before): modelled as a "
+				"wait without the mutex (pthread_cond_wait() with a mutex the caller does not hold is "
+				"undefined)", e->path, e->mutex);
+		}
+		return emit(c, code, e->path, SS_OP_WAIT, 1, 0);
+	}
+	id = mutex_id(c, e->mutex);
+	return emit(c, code, e->path, SS_OP_UNLOCK, id, 0) && emit(c, code, e->path, SS_OP_WAIT, 1, 0) &&
+	       emit(c, code, e->path, SS_OP_LOCK, id, 0);
+}
+
+static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, const struct event *e, uint32_t self,
+			GPtrArray *held, bool *time)
 {
 	GArray *to = NULL;
 	bool ok = true;
@@ -816,41 +1123,55 @@ static bool lower_event(struct ctx *c, GArray *code, const struct event *e, uint
 	}
 	switch (e->kind) {
 	case EV_RUN:
+	case EV_RUNTIME:
 	case EV_SLEEP:
 		if (!e->us)
 			return true;   /* nothing to do, as in rt-app */
 		*time = true;
-		return emit(c, code, e->path, e->kind == EV_RUN ? SS_OP_RUN : SS_OP_SLEEP, 0, e->us * 1000);
-	case EV_SIGNAL:
-	case EV_RESUME:
-	case EV_SYNC: {
-		guint others;
+		return emit(c, code, e->path, e->kind == EV_RUN ? SS_OP_RUN : e->kind == EV_RUNTIME ? SS_OP_RUN_WALL :
+					      SS_OP_SLEEP, 0, e->us * 1000);
+	case EV_TIMER: {
+		/* rt-app: the first use counts from t_first (the start + "delay"),
+		 * each use adds a period; relative mode restarts from now after an overrun */
+		uint32_t flags = SS_TIMER_ANCHORED | (t->timer_relative ? SS_TIMER_RELATIVE : 0);
 
-		to = waiters_of(c, e->ref);
-		others = to->len;
-		for (guint i = 0; i < to->len; i++)
-			if (g_array_index(to, uint32_t, i) == self)
-				others--;
-		if (others > 1) {
-			ok = fail(c, e->path, "%s '%s' wakes one of %u waiting threads (the first in the wait "
-					      "list), which is not modelled yet; use 'broad' to wake all of them",
-				  ev_name(e->kind), e->ref, others);
-			break;
-		}
-		/* one waiter: a wakeup of that thread; none: pthread_cond_signal() does nothing */
-		ok = emit_wakes(c, code, e->path, to, self);
-		if (ok && e->kind == EV_SYNC) {
-			*time = true;
-			ok = emit(c, code, e->path, SS_OP_WAIT, 1, 0);
-		}
-		break;
+		*time = true;
+		return emit_timer(c, code, e->path, e->us * 1000, flags, t->delay_us * 1000);
 	}
+	case EV_LOCK:
+		if (held_has(held, e->ref))
+			return fail(c, e->path, "mutex '%s' is locked again by the thread that holds it (a default "
+						"pthread mutex deadlocks)", e->ref);
+		g_ptr_array_add(held, g_strdup(e->ref));
+		*time = true;   /* it may block */
+		return emit(c, code, e->path, SS_OP_LOCK, mutex_id(c, e->ref), 0);
+	case EV_UNLOCK:
+		if (!held_has(held, e->ref))
+			return fail(c, e->path, "mutex '%s' is unlocked by a thread that does not hold it here (expected "
+						"a lock event before it)", e->ref);
+		held_del(held, e->ref);
+		return emit(c, code, e->path, SS_OP_UNLOCK, mutex_id(c, e->ref), 0);
+	case EV_FORK: {
+		const struct thread *ft = find_thread(c, e->ref);
+
+		return emit(c, code, e->path, SS_OP_SPAWN, ft->fork_role, 0);
+	}
+	case EV_SIGNAL:
+		return emit_signal(c, code, e, self);
+	case EV_SYNC:
+		*time = true;
+		return emit_signal(c, code, e, self) && emit_cond_wait(c, code, e, held);
 	case EV_BROAD:
+	case EV_RESUME:
+		/* resume: pthread_cond_broadcast() on the thread's condition (rt-app.c) */
 		to = waiters_of(c, e->ref);
 		ok = emit_wakes(c, code, e->path, to, self);
 		break;
 	case EV_WAIT:
+		*time = true;
+		return emit_cond_wait(c, code, e, held);
 	case EV_SUSPEND:
+		/* rt-app takes and releases the condition's own mutex around the wait */
 		*time = true;
 		ok = emit(c, code, e->path, SS_OP_WAIT, 1, 0);
 		break;
@@ -893,8 +1214,8 @@ static bool wrap_loop(struct ctx *c, GArray *code, guint start, int64_t loop, bo
 	if (code->len == start)
 		return true;
 	if (!time)
-		return fail(c, path, "this loop never lets simulated time pass (expected a run, sleep, wait, "
-				     "suspend or barrier in it)");
+		return fail(c, path, "this loop never lets simulated time pass (expected a run, runtime, sleep, "
+				     "timer, wait, suspend, lock or barrier in it)");
 	memset(&in, 0, sizeof(in));
 	in.op = SS_OP_LOOP;
 	in.arg = loop < 0 ? SS_WL_FOREVER : (uint32_t)loop;
@@ -914,82 +1235,362 @@ static bool wrap_loop(struct ctx *c, GArray *code, guint start, int64_t loop, bo
 	return true;
 }
 
-static bool lower_thread(struct ctx *c, const struct thread *t, uint32_t role, GArray *code)
+/* A loop that runs more than once must hold the same mutexes at its end as at its start. */
+static bool check_held_loop(struct ctx *c, GPtrArray *before, GPtrArray *after, int64_t loop, const char *path)
 {
-	guint body;
-	bool thread_time = false;
+	if (loop == 0 || loop == 1 || held_same(before, after))
+		return true;
+	return fail(c, path, "the mutexes held at the end of this loop are not those held at its start: its "
+			     "next iteration would lock a mutex twice or unlock one it does not hold");
+}
 
-	if (t->delay_us && !emit(c, code, t->path, SS_OP_SLEEP, 0, t->delay_us * 1000))
-		return false;
+static GPtrArray *held_copy(GPtrArray *h)
+{
+	GPtrArray *r = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < h->len; i++)
+		g_ptr_array_add(r, g_strdup(g_ptr_array_index(h, i)));
+	return r;
+}
+
+/*
+ * A thread's program: an initial thread first waits at rt-app's
+ * threads_barrier (every thread created by main() waits there before its
+ * first phase; a forked one does not), then sleeps until its "delay" after
+ * the start (clock_nanosleep(TIMER_ABSTIME) to t_first: an absolute timer
+ * anchored at the start, which also sets the reference of its "timer"
+ * events), then runs its phases.
+ */
+static bool lower_thread(struct ctx *c, const struct thread *t, uint32_t role, bool forked, GArray *code)
+{
+	GPtrArray *held = g_ptr_array_new_with_free_func(g_free), *at_start = NULL;
+	guint body;
+	bool thread_time = false, ok = false;
+
+	if (!forked && !emit(c, code, t->path, SS_OP_BARRIER, START_BARRIER, 0))
+		goto out;
+	if (t->delay_us && !emit_timer(c, code, t->path, t->delay_us * 1000, SS_TIMER_ANCHORED, 0))
+		goto out;
 	body = code->len;
+	at_start = held_copy(held);
 	for (guint p = 0; p < t->phases->len; p++) {
 		const struct phase *ph = g_ptr_array_index(t->phases, p);
 		guint start = code->len;
 		bool time = false;
+		GPtrArray *before = held_copy(held);
+		bool good;
 
 		/* one activation of the phase is one transaction (rt-app's "period" is its latency) */
-		if (!emit(c, code, ph->path, SS_OP_TXN_BEGIN, 0, 0))
-			return false;
-		for (guint e = 0; e < ph->events->len; e++)
-			if (!lower_event(c, code, g_ptr_array_index(ph->events, e), role, &time))
-				return false;
-		if (!emit(c, code, ph->path, SS_OP_TXN_END, 0, 0))
-			return false;
-		if (!wrap_loop(c, code, start, ph->loop, time, ph->path))
-			return false;
+		good = emit(c, code, ph->path, SS_OP_TXN_BEGIN, 0, 0);
+		for (guint e = 0; good && e < ph->events->len; e++)
+			good = lower_event(c, code, t, g_ptr_array_index(ph->events, e), role, held, &time);
+		good = good && emit(c, code, ph->path, SS_OP_TXN_END, 0, 0) &&
+		       check_held_loop(c, before, held, ph->loop, ph->path) &&
+		       wrap_loop(c, code, start, ph->loop, time, ph->path);
+		g_ptr_array_free(before, TRUE);
+		if (!good)
+			goto out;
 		if (ph->loop != 0)
 			thread_time |= time;
 	}
-	return wrap_loop(c, code, body, t->loop, thread_time, t->path);
+	ok = check_held_loop(c, at_start, held, t->loop, t->path) &&
+	     wrap_loop(c, code, body, t->loop, thread_time, t->path);
+out:
+	if (at_start)
+		g_ptr_array_free(at_start, TRUE);
+	g_ptr_array_free(held, TRUE);
+	return ok;
+}
+
+/*
+ * Per thread, what the workload language fixes per task: the nice value
+ * and the affinity. rt-app changes them at a phase's start
+ * (set_thread_param, set_thread_affinity); a value that never changes maps
+ * onto the role, a change is an error.
+ */
+static bool fix_nice_cpus(struct ctx *c, struct thread *t)
+{
+	const struct phase *first = g_ptr_array_index(t->phases, 0);
+	const struct phase *pv = NULL;
+	const char *cpus0 = first->cpus ? first->cpus : t->cpus;
+
+	for (guint p = 0; p < t->phases->len; p++) {
+		const struct phase *ph = g_ptr_array_index(t->phases, p);
+		const char *cl = ph->cpus ? ph->cpus : t->cpus;
+
+		if (g_strcmp0(cl, cpus0))
+			return fail(c, ph->cpus_path ? ph->cpus_path : ph->path,
+				    "an affinity change between phases (cpus %s, then %s) is not modelled: a task's "
+				    "cpus are fixed in the workload language", cpus0 ? cpus0 : "all", cl ? cl : "all");
+		if (!ph->has_prio)
+			continue;
+		if (pv && pv->prio != ph->prio)
+			return fail(c, ph->prio_path, "a nice change between phases (priority %d, then %d) is not "
+						      "modelled: a task's nice value is fixed in the workload language",
+				    pv->prio, ph->prio);
+		pv = ph;
+	}
+	if (pv && pv->prio != t->nice) {
+		/* rt-app keeps a phase's priority until another phase sets one: the
+		 * thread's own value holds only before the first phase that sets it */
+		if (!first->has_prio)
+			return fail(c, pv->prio_path, "a nice change at this phase (priority %d, the thread runs "
+						      "its first phase at %d) is not modelled: a task's nice value is fixed "
+						      "in the workload language", pv->prio, t->nice);
+		t->nice = pv->prio;
+	}
+	if (cpus0 != t->cpus) {
+		g_free(t->cpus);
+		t->cpus = g_strdup(cpus0);
+	}
+	return true;
+}
+
+/*
+ * rt-app's timers are resources named by "ref": a ref starting with
+ * "unique" is the thread's own, any other is one timer for every thread
+ * that names it (each use advances its expiry). The language has one timer
+ * per task: a thread may use one timer, and a shared one only if a single
+ * task uses it.
+ */
+static bool check_timers(struct ctx *c)
+{
+	for (guint i = 0; i < c->threads->len; i++) {
+		struct thread *t = g_ptr_array_index(c->threads, i);
+
+		for (guint p = 0; p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; e < ph->events->len; e++) {
+				const struct event *ev = g_ptr_array_index(ph->events, e);
+
+				if (ev->kind != EV_TIMER)
+					continue;
+				if (t->timer_ref && strcmp(t->timer_ref, ev->ref))
+					return fail(c, ev->path, "a second timer ('%s'; the first, '%s', at %s) in one thread "
+								 "is not modelled: the workload language has one timer per task",
+						    ev->ref, t->timer_ref, t->timer_path);
+				if (!t->timer_ref) {
+					t->timer_ref = ev->ref;
+					t->timer_path = ev->path;
+					t->timer_relative = true;
+				}
+				if (ev->absolute)   /* rt-app: any use with "absolute" makes the timer absolute */
+					t->timer_relative = false;
+			}
+		}
+	}
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+		unsigned users = 0;
+
+		if (!t->timer_ref || !strncmp(t->timer_ref, "unique", 6))
+			continue;
+		for (guint j = 0; j < c->threads->len; j++) {
+			const struct thread *u = g_ptr_array_index(c->threads, j);
+
+			if (u->timer_ref && !strcmp(u->timer_ref, t->timer_ref))
+				users += u->instances + (u->forked ? 2 : 0);
+		}
+		if (users > 1)
+			return fail(c, t->timer_path, "timer '%s' is shared by several threads (instances or forks): "
+						      "rt-app advances its one expiry at every use by any of them, which is "
+						      "not modelled (one timer per task); a ref starting with \"unique\" gives "
+						      "each thread its own, as rt-app's tutorial advises", t->timer_ref);
+	}
+	return true;
+}
+
+/* Product of the loop counts around the thread's fork events of `target` (FORKS_LIMIT if unbounded). */
+static unsigned forks_by(const struct thread *t, const char *target)
+{
+	uint64_t n = 0;
+
+	for (guint p = 0; p < t->phases->len; p++) {
+		const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+		for (guint e = 0; e < ph->events->len; e++) {
+			const struct event *ev = g_ptr_array_index(ph->events, e);
+			uint64_t k = 1;
+
+			if (ev->kind != EV_FORK || strcmp(ev->ref, target))
+				continue;
+			if (ph->loop < 0 || t->loop < 0)
+				return FORKS_LIMIT;
+			k = (uint64_t)ph->loop * (uint64_t)t->loop;
+			n += k;
+			if (n >= FORKS_LIMIT)
+				return FORKS_LIMIT;
+		}
+	}
+	return (unsigned)n;
+}
+
+/* Fork targets: each gets a role of slots for its forks. */
+static bool find_forks(struct ctx *c)
+{
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+
+		for (guint p = 0; p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; e < ph->events->len; e++) {
+				const struct event *ev = g_ptr_array_index(ph->events, e);
+				struct thread *ft;
+
+				if (ev->kind != EV_FORK)
+					continue;
+				ft = find_thread(c, ev->ref);
+				if (!ft)
+					return fail(c, ev->path, "fork of unknown thread '%s' (rt-app: \"Can't fork unknown "
+								 "task\")", ev->ref);
+				ft->forked = true;
+			}
+		}
+	}
+	for (guint i = 0; i < c->threads->len; i++) {
+		struct thread *ft = g_ptr_array_index(c->threads, i);
+		uint64_t slots = 0;
+
+		if (!ft->forked)
+			continue;
+		for (guint j = 0; j < c->threads->len; j++) {
+			const struct thread *t = g_ptr_array_index(c->threads, j);
+			unsigned k = forks_by(t, ft->name);
+
+			/* a forked thread that forks again: its forks are unbounded here */
+			slots += k && t->forked ? FORKS_LIMIT : (uint64_t)k * t->instances;
+		}
+		ft->fork_slots = slots > FORKS_LIMIT ? FORKS_LIMIT : (unsigned)slots;
+		if (!ft->fork_slots)
+			ft->fork_slots = 1;   /* forked only by forks that never run (loop 0) */
+		if (!c->warned_fork) {
+			c->warned_fork = true;
+			warn(c, "%s: forked threads: each fork event creates one thread of the description through the "
+				"fork path; at most %u of one description live at a time (rt-app stops after %u forks of "
+				"it in all)", ft->path, ft->fork_slots, FORKS_LIMIT);
+		}
+	}
+	return true;
+}
+
+static struct ss_wl_role *new_role(struct ss_workload *w, unsigned r, char *name, const struct thread *t)
+{
+	struct ss_wl_role *role = &w->role[r];
+
+	role->name = name;
+	role->nice = t ? t->nice : 0;
+	role->start = SS_START_ANY;
+	role->count = 1;
+	role->mem_node = -1;
+	role->spawned = t != NULL;     /* every thread is created by rt-app's main thread (fork path) */
+	role->cpus = t && t->cpus ? g_strdup(t->cpus) : NULL;
+	return role;
+}
+
+static bool set_code(struct ss_wl_role *role, GArray *code)
+{
+	role->nr_insn = code->len;
+	role->insn = (struct ss_wl_insn *)(void *)g_array_free(code, FALSE);
+	return true;
 }
 
 static bool lower(struct ctx *c, const char *name)
 {
 	struct ss_workload *w = c->w;
-	unsigned nr_roles = 0, r = 0;
+	unsigned nr_roles = 1, nr_initial = 0, first = 0;
+	GArray *main_code;
 
+	for (guint i = 0; i < c->threads->len; i++) {
+		struct thread *t = g_ptr_array_index(c->threads, i);
+
+		if (!strcmp(t->name, "rt-app"))
+			return fail(c, t->path, "a thread named 'rt-app' would share its name with rt-app's main thread, "
+						"which simsched models as the role 'rt-app'");
+		if (!fix_nice_cpus(c, t))
+			return false;
+	}
+	if (!find_forks(c) || !check_timers(c))
+		return false;
+	/* role 0: rt-app's main thread; then per thread its instances, then its fork role */
 	for (guint i = 0; i < c->threads->len; i++) {
 		struct thread *t = g_ptr_array_index(c->threads, i);
 
 		t->first_role = nr_roles;
 		nr_roles += t->instances;
+		nr_initial += t->instances;
+		if (t->forked)
+			t->fork_role = nr_roles++;
 		if (nr_roles > MAX_THREADS)
 			return fail(c, t->path, "more than %u threads in all", MAX_THREADS);
 	}
-	if (!nr_roles)
+	if (!nr_initial)
 		return fail(c, "tasks", "no thread is created at the start (every \"instance\" is 0)");
 
 	w->nr_roles = nr_roles;
-	w->tasks_per_instance = nr_roles;
 	w->role = g_new0(struct ss_wl_role, nr_roles);
+	new_role(w, 0, g_strdup("rt-app"), NULL);
 	for (guint i = 0; i < c->threads->len; i++) {
 		const struct thread *t = g_ptr_array_index(c->threads, i);
 
-		for (unsigned k = 0; k < t->instances; k++, r++) {
-			struct ss_wl_role *role = &w->role[r];
-			GArray *code = g_array_new(FALSE, FALSE, sizeof(struct ss_wl_insn));
+		for (unsigned k = 0; k <= t->instances; k++) {
+			bool forked = k == t->instances;
+			uint32_t r = forked ? t->fork_role : t->first_role + k;
+			struct ss_wl_role *role;
+			GArray *code;
 
-			role->name = t->instances == 1 ? g_strdup(t->name) : g_strdup_printf("%s[%u]", t->name, k);
-			role->nice = t->nice;
-			role->start = SS_START_ANY;
-			role->count = 1;        /* one task per role: instances are roles here */
-			role->first = r;
-			role->mem_node = -1;
-			if (!lower_thread(c, t, r, code)) {
+			if (forked && !t->forked)
+				break;
+			role = new_role(w, r, forked ? g_strdup_printf("%s-fork", t->name) :
+					t->instances == 1 ? g_strdup(t->name) : g_strdup_printf("%s[%u]", t->name, k), t);
+			role->count = forked ? t->fork_slots : 1;
+			code = g_array_new(FALSE, FALSE, sizeof(struct ss_wl_insn));
+			if (!lower_thread(c, t, r, forked, code)) {
 				g_array_free(code, TRUE);
 				return false;
 			}
-			if (!code->len) {
-				/* every phase loops 0 times: the thread ends at once */
-				g_array_free(code, TRUE);
-				return fail(c, t->path, "the thread does nothing (every phase has \"loop\": 0)");
-			}
-			role->nr_insn = code->len;
-			role->insn = (struct ss_wl_insn *)(void *)g_array_free(code, FALSE);
+			set_code(role, code);
 		}
 	}
+	for (unsigned r = 0; r < nr_roles; r++) {
+		w->role[r].first = first;
+		first += w->role[r].count;
+	}
+	w->tasks_per_instance = first;
+
+	/*
+	 * rt-app's main(): create_thread() of every initial thread in file
+	 * order (pthread_create: the fork path from its CPU), then it sleeps in
+	 * pthread_join() for the rest of the run.
+	 */
+	main_code = g_array_new(FALSE, FALSE, sizeof(struct ss_wl_insn));
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+
+		for (unsigned k = 0; k < t->instances; k++)
+			if (!emit(c, main_code, t->path, SS_OP_SPAWN, t->first_role + k, 0)) {
+				g_array_free(main_code, TRUE);
+				return false;
+			}
+	}
+	if (!emit(c, main_code, "tasks", SS_OP_WAIT, 1, 0)) {
+		g_array_free(main_code, TRUE);
+		return false;
+	}
+	set_code(&w->role[0], main_code);
+
+	/* sync objects, one set per copy of the task set: the start barrier, then the mutexes */
+	w->nr_sync = w->nr_local_sync = 1 + c->mutexes->len;
+	w->sync = g_new0(struct ss_wl_sync, w->nr_sync);
+	w->sync[START_BARRIER].name = g_strdup("rt-app threads_barrier");
+	w->sync[START_BARRIER].barrier = true;
+	w->sync[START_BARRIER].parties = nr_initial;
+	for (guint i = 0; i < c->mutexes->len; i++)
+		w->sync[START_BARRIER + 1 + i].name = g_strdup(g_ptr_array_index(c->mutexes, i));
+
 	w->name = g_strdup(name);
-	w->description = g_strdup_printf("rt-app task set of %u thread%s", nr_roles, nr_roles == 1 ? "" : "s");
+	w->description = g_strdup_printf("rt-app task set of %u thread%s", nr_initial, nr_initial == 1 ? "" : "s");
 	w->source = g_strdup("rt-app JSON (scheduler-tools/rt-app doc/tutorial.txt), imported");
 	w->instance = g_strdup("taskset");
 	w->metric_name = g_strdup("activations");
@@ -1048,6 +1649,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	g_free(buf);
 
 	c.threads = g_ptr_array_new_with_free_func(thread_free);
+	c.mutexes = g_ptr_array_new_with_free_func(g_free);
 	c.warnings = g_ptr_array_new_with_free_func(g_free);
 	c.dups = g_string_new(NULL);
 	c.ignored = g_string_new(NULL);
@@ -1081,6 +1683,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	if (c.warnings)
 		g_ptr_array_free(c.warnings, TRUE);
 	g_ptr_array_free(c.threads, TRUE);
+	g_ptr_array_free(c.mutexes, TRUE);
 	g_string_free(c.dups, TRUE);
 	g_string_free(c.ignored, TRUE);
 	return c.w;

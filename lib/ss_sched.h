@@ -32,6 +32,7 @@ enum ss_ev_class {
 	SS_EV_ARRIVE,    /* a woken task reaches its CPU (wake list IPI or direct enqueue) */
 	SS_EV_TIMER,     /* a sleeping task's timer fires */
 	SS_EV_RESCHED,   /* a reschedule IPI reaches a CPU */
+	SS_EV_STOP,      /* the stopper (active_load_balance_cpu_stop) runs on a CPU */
 	SS_EV_RUN_END,   /* the running task's burst ends: run its program on */
 	SS_EV_TICK,      /* a jiffy boundary: scheduler_tick() on every busy CPU */
 	SS_EV_ILB,       /* the NOHZ idle-balance kick reaches the chosen idle CPU */
@@ -123,6 +124,7 @@ struct ss_task {
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
 	bool has_held;
 	uint32_t nr_cpus_allowed;
+	int32_t tasks_prev, tasks_next; /* rq->cfs_tasks links (se.group_node): task ids, -1 = end */
 	int32_t last_ran_cpu;          /* CPU it last ran on (cache warmth), -1 = never ran */
 	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
 	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
@@ -136,6 +138,7 @@ struct ss_task {
 	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
 	uint32_t recv_left;            /* messages still to take for the current recv */
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	uint64_t wall_end;             /* run_wall: the burst ends at this time (ns), whatever its progress; 0 = none */
 	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
 	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
 };
@@ -156,6 +159,10 @@ struct ss_sd_rt {
 	uint64_t last_balance;       /* jiffies */
 	uint64_t balance_interval;   /* ms */
 	uint64_t avg_scan_cost;      /* ns, SIS_PROP (kept on the LLC domain) */
+	uint64_t max_newidle_lb_cost;    /* ns */
+	uint64_t last_decay_max_lb_cost; /* jiffies */
+	uint64_t lb_pass_cost;       /* ns: modelled cost of one load_balance() pass at this level (balance.c) */
+	unsigned nr_balance_failed;
 };
 
 struct ss_rq {
@@ -180,6 +187,18 @@ struct ss_rq {
 	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
 	struct ss_event ev_run_end, ev_resched, ev_ilb;
 	uint64_t tick_from;            /* ns: first jiffy boundary this CPU ticks at after going busy */
+	/* load balancing (fair.c v6.6) */
+	int32_t cfs_tasks_head, cfs_tasks_tail;  /* rq->cfs_tasks, most recently picked first; task ids */
+	uint64_t misfit_task_load;
+	bool active_balance;           /* a stopper work is queued (rq->active_balance) */
+	bool stopper_running;          /* the stopper runs: curr is off the CPU, nr_running counts it */
+	unsigned push_cpu;
+	struct ss_event ev_stop;
+	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
+	bool acct_on;                  /* CPU in the allowed set */
+	bool acct_idle;
+	unsigned acct_waiting, acct_depth;
+	uint64_t depth_since;          /* ns */
 	/* costs (docs/model.md "Costs") */
 	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
 	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
@@ -198,6 +217,12 @@ struct ss_sd_shared {
 	bool has_idle_cores;
 	unsigned nr_idle_scan;
 	uint64_t nr_idle_scan_since;   /* ns, for the time-weighted mean */
+};
+
+/** Idle CPUs and waiting tasks of one LLC or node, for the "idle with work elsewhere" integral. */
+struct ss_idle_acc {
+	unsigned nr_idle, nr_waiting;
+	uint64_t since;                /* ns */
 };
 
 /* ---------------------------------------------------------------- policies */
@@ -229,7 +254,7 @@ struct ss_policy {
 /** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
 /* lib/policies/burst.c */
-extern const struct ss_policy ss_policy_burst_threshold;
+extern const struct ss_policy ss_policy_burst_threshold, ss_policy_burst_avg_depth;
 /** A policy registered by ss_policy_plugin_load() (lib/policy_plugin.c), NULL if none has that name. */
 const struct ss_policy *ss_policy_plugin_find(const char *name);
 /** NULL-terminated array of the built-in policies. */
@@ -267,6 +292,19 @@ struct ss_sim {
 	unsigned nohz_nr_cpus;
 	uint64_t nohz_next_balance, nohz_next_blocked; /* jiffies */
 	bool nohz_has_blocked;
+	bool nohz_needs_update;
+	/* root domain (one: no cpusets) */
+	bool rd_overload;              /* rd->overload */
+	unsigned long rd_max_cpu_capacity;
+	bool asym_cpucapacity;         /* static key sched_asym_cpucapacity */
+	/* load balance scratch, preallocated (balance.c) */
+	uint64_t *lb_cpus;             /* env->cpus (load_balance_mask) */
+	uint64_t *lb_swb;              /* should_we_balance_tmpmask */
+	uint8_t *sgc_imbalance;        /* sgc->imbalance by (level key, sgc id) */
+	unsigned nr_level_keys;
+	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
+	/* idle-with-work-elsewhere integrals: per LLC (llc_index) and per node */
+	struct ss_idle_acc *acc_llc, *acc_node;
 	int64_t policy_param[8];       /* the policy's parameters: --set policy.KEY values, else defaults */
 	/* the waker context of the wakeup being placed */
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
@@ -291,6 +329,7 @@ struct ss_sim {
 	uint64_t node_bw_mbps;         /* bandwidth of one node, MB/s */
 	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
 	void *trace_ctx;
+	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
 };
 
 static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)
@@ -361,7 +400,96 @@ unsigned ss_sis_util_nr_idle_scan(unsigned llc_size, uint64_t sum_util, unsigned
 unsigned ss_sis_prop_nr(unsigned span_weight, uint64_t wake_avg_idle, uint64_t avg_scan_cost);
 void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr);
 
+/* core.c: the task moves the balancer makes (v6.6 detach_task / attach_task). */
+/** rq->nr_running as the balancer sees it: CFS tasks plus a running stopper. */
+static inline unsigned rq_nr_running(const struct ss_rq *rq)
+{
+	return rq->cfs.nr_running + (rq->stopper_running ? 1u : 0u);
+}
+/** detach_task(): deactivate_task() on p's rq + set_task_cpu(dst); p must be queued, not running. */
+void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, unsigned cause);
+/**
+ * attach_task(): activate_task() on p's (new) rq + check_preempt_curr().
+ * local: the code runs on that CPU (a remote idle or preempted CPU gets a
+ * reschedule IPI); in_newidle: the CPU is inside schedule() and picks next.
+ */
+void ss_attach_task(struct ss_sim *sim, struct ss_task *p, bool local, bool in_newidle);
+/** Delay the running task of rq by ns (softirq time of a balance pass on that CPU). */
+void ss_delay_curr(struct ss_sim *sim, struct ss_rq *rq, uint64_t ns);
+/** Queue the stopper on cpu (stop_one_cpu_nowait: woken by an IPI). */
+void ss_queue_stopper(struct ss_sim *sim, unsigned cpu);
+/** Index of migration-by-level counters for two CPUs: lowest domain of src spanning dst (-1: none). */
+int ss_mig_level(const struct ss_sim *sim, unsigned src, unsigned dst);
+/** Level key of a domain: SMT, CLS, MC, PKG = 0..3, NUMA level n = 4 + n. */
+static inline unsigned ss_sd_level_key(const struct ss_sched_domain *sd)
+{
+	return sd->level < SS_SD_NUMA ? (unsigned)sd->level : (unsigned)SS_SD_NUMA + (unsigned)(sd->numa_level < 0 ? 0 : sd->numa_level);
+}
+unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu);
+
+/* rq->cfs_tasks (se.group_node list), by task id: add at the head, walk from the tail. */
+static inline void ss_tasks_add_head(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	p->tasks_prev = -1;
+	p->tasks_next = rq->cfs_tasks_head;
+	if (rq->cfs_tasks_head >= 0)
+		sim->tasks[rq->cfs_tasks_head].tasks_prev = (int32_t)p->id;
+	else
+		rq->cfs_tasks_tail = (int32_t)p->id;
+	rq->cfs_tasks_head = (int32_t)p->id;
+}
+
+static inline void ss_tasks_del(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	if (p->tasks_prev >= 0)
+		sim->tasks[p->tasks_prev].tasks_next = p->tasks_next;
+	else
+		rq->cfs_tasks_head = p->tasks_next;
+	if (p->tasks_next >= 0)
+		sim->tasks[p->tasks_next].tasks_prev = p->tasks_prev;
+	else
+		rq->cfs_tasks_tail = p->tasks_prev;
+	p->tasks_prev = p->tasks_next = -1;
+}
+
+/** list_move(&p->se.group_node, &rq->cfs_tasks). */
+static inline void ss_tasks_move_head(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	if (rq->cfs_tasks_head == (int32_t)p->id)
+		return;
+	ss_tasks_del(sim, rq, p);
+	ss_tasks_add_head(sim, rq, p);
+}
+
 /* balance.c */
+/** newidle_balance() (fair.c v6.6) from schedule(); returns pulled (>0) and the time it took in *cost_ns. */
+int ss_newidle_balance(struct ss_sim *sim, struct ss_rq *rq, uint64_t *cost_ns);
+/** active_load_balance_cpu_stop() (fair.c v6.6): the stopper's work on the busiest CPU. */
+void ss_active_load_balance_cpu_stop(struct ss_sim *sim, struct ss_rq *busiest_rq);
+/** update_misfit_status() (fair.c v6.6). */
+void ss_update_misfit_status(struct ss_sim *sim, struct ss_task *p, struct ss_rq *rq);
+void ss_balance_free(struct ss_sim *sim);
+/** For tests: group_classify() (fair.c v6.6) of one group's figures; returns enum group_type (0 has_spare .. 6 overloaded). */
+int ss_lb_group_classify(unsigned imbalance_pct, unsigned sum_nr_running, unsigned group_weight,
+			 unsigned long group_capacity, unsigned long group_util, unsigned long group_runnable);
+/** For tests: what load_balance() would decide for cpu at its domain sd[level] now (nothing is moved). */
+struct ss_lb_decision {
+	bool should_balance;      /* should_we_balance() */
+	int local_type, busiest_type;   /* group types (-1: no busiest group) */
+	unsigned local_idle_cpus;
+	int busiest_first_cpu;    /* first CPU of the busiest group, -1 if none */
+	bool imbalanced;          /* find_busiest_group() returned a group */
+	int migration_type;       /* 0 load, 1 util, 2 task, 3 misfit */
+	long imbalance;
+	int busiest_cpu;          /* find_busiest_queue(), -1 if none */
+};
+void ss_lb_inspect(struct ss_sim *sim, unsigned cpu, unsigned level, enum ss_cpu_idle_type idle,
+		   struct ss_lb_decision *d);
+/** For tests: start a simulation from ss_sim_create(): every task is created (enqueued) at t = 0, nothing runs further. */
+void ss_sim_start(struct ss_sim *sim);
+
+/** nohz_run_idle_balance() (fair.c v6.6): from the idle entry, after a newidle balance asked for it. */
+void ss_nohz_run_idle_balance(struct ss_sim *sim, struct ss_rq *rq);
 void ss_trigger_load_balance(struct ss_sim *sim, struct ss_rq *rq);
 void ss_nohz_balance_enter_idle(struct ss_sim *sim, struct ss_rq *rq);
 void ss_nohz_balance_exit_idle(struct ss_sim *sim, struct ss_rq *rq);

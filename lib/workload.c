@@ -304,6 +304,7 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 	out->nr = 0;
 	out->count = 0;
 	out->ns = 0;
+	out->anchor_ns = 0;
 	if (!p || task >= p->nr_tasks)
 		return;
 	t = &p->task[task];
@@ -319,7 +320,8 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 		switch ((enum ss_wl_op)in->op) {
 		case SS_OP_RUN:
 		case SS_OP_SLEEP:
-			out->kind = in->op == SS_OP_RUN ? SS_ACT_RUN : SS_ACT_SLEEP;
+		case SS_OP_RUN_WALL:
+			out->kind = in->op == SS_OP_RUN ? SS_ACT_RUN : in->op == SS_OP_SLEEP ? SS_ACT_SLEEP : SS_ACT_RUN_WALL;
 			out->ns = ss_dist_draw(&in->dist, rng);
 			c->pc++;
 			return;
@@ -348,6 +350,14 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			case SS_WHICH_RR:
 				out->pick = SS_PICK_RR;
 				break;
+			case SS_WHICH_RR_SPAN: {
+				/* roles arg..index are consecutive in an instance, and so are their tasks */
+				const struct ss_wl_role *last = &p->wl->role[in->index];
+
+				out->pick = SS_PICK_RR;
+				out->nr = last->first + last->count - tr->first;
+				break;
+			}
 			}
 			if (out->pick == SS_PICK_ONE)
 				out->nr = 1;
@@ -376,6 +386,8 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 		case SS_OP_TIMER:
 			out->kind = SS_ACT_TIMER;
 			out->ns = in->dist.a;
+			out->count = in->index;
+			out->anchor_ns = in->dist.b;
 			c->pc++;
 			return;
 		case SS_OP_SPAWN: {

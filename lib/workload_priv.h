@@ -29,14 +29,18 @@ enum ss_wl_op {
 	SS_OP_RECV,       /* arg = messages */
 	SS_OP_LOCK,       /* arg = sync object */
 	SS_OP_UNLOCK,     /* arg = sync object */
-	SS_OP_TIMER,      /* dist = period (constant) */
+	SS_OP_TIMER,      /* dist.a = period, index = SS_TIMER_* flags, dist.b = anchor (ns) */
 	SS_OP_BARRIER,    /* arg = sync object */
 	SS_OP_SPAWN,      /* arg = role, index = count */
 	SS_OP_EXIT,
+	SS_OP_RUN_WALL,   /* dist = wall duration */
 };
 
 /* WAKE/SEND target selection within the target role's set */
-enum ss_wl_which { SS_WHICH_SAME, SS_WHICH_INDEX, SS_WHICH_RANDOM, SS_WHICH_ALL, SS_WHICH_RR };
+enum ss_wl_which {
+	SS_WHICH_SAME, SS_WHICH_INDEX, SS_WHICH_RANDOM, SS_WHICH_ALL, SS_WHICH_RR,
+	SS_WHICH_RR_SPAN,     /* round robin over the tasks of roles arg..index (consecutive; rt-app import) */
+};
 
 #define SS_WL_FOREVER UINT32_MAX
 /* pc is a uint16_t and pc == nr_insn means "ended" */
@@ -46,7 +50,8 @@ struct ss_wl_insn {
 	uint8_t op;           /* enum ss_wl_op */
 	bool sync;            /* WAKE, SEND */
 	uint8_t which;        /* WAKE, SEND: enum ss_wl_which */
-	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica; SPAWN: count */
+	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica, SS_WHICH_RR_SPAN last role; SPAWN: count;
+				 TIMER: SS_TIMER_* flags */
 	uint32_t arg;
 	struct ss_dist dist;  /* RUN, SLEEP */
 };

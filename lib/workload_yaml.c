@@ -826,7 +826,50 @@ static bool compile_wait(struct ctx *c, uint32_t role, GArray *code, const yaml_
 }
 
 static const char *const stmt_keys[] = { "run", "sleep", "wake", "wait", "loop", "transaction", "send", "recv",
-					 "lock", "unlock", "timer", "barrier", "spawn", "exit", NULL };
+					 "lock", "unlock", "timer", "barrier", "spawn", "exit", "run_wall", NULL };
+
+/* timer: PERIOD | {period: PERIOD, mode: absolute|relative, anchor: start|DURATION} */
+static bool compile_timer(struct ctx *c, GArray *code, const yaml_node_t *v, yaml_mark_t m)
+{
+	static const char *const keys[] = { "period", "mode", "anchor", NULL };
+	bool seen[3] = { false };
+	struct ss_wl_insn in = { .op = SS_OP_TIMER };
+
+	in.dist.kind = SS_DIST_CONST;
+	if (v->type != YAML_MAPPING_NODE)
+		return parse_duration(c, v, "timer period", &in.dist.a) && emit(c, code, &in, m);
+	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
+		const yaml_node_t *k = node(c, pr->key), *val = node(c, pr->value);
+
+		switch (map_key(c, k, keys, seen, "timer")) {
+		case 0:
+			if (!parse_duration(c, val, "timer period", &in.dist.a))
+				return false;
+			break;
+		case 1:
+			if (!want_scalar(c, val, "timer mode"))
+				return false;
+			if (!strcmp(sval(val), "relative"))
+				in.index |= SS_TIMER_RELATIVE;
+			else if (strcmp(sval(val), "absolute"))
+				return fail(c, val->start_mark, "timer mode '%.*s' (expected absolute or relative)",
+					    slen(val), sval(val));
+			break;
+		case 2:
+			in.index |= SS_TIMER_ANCHORED;
+			if (val->type == YAML_SCALAR_NODE && !strcmp(sval(val), "start"))
+				in.dist.b = 0;
+			else if (!parse_duration(c, val, "timer anchor", &in.dist.b))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	if (!seen[0])
+		return fail(c, v->start_mark, "timer has no 'period' (expected e.g. timer: {period: 10ms})");
+	return emit(c, code, &in, m);
+}
 
 static bool compile_recv(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *v, yaml_mark_t m,
 			 bool *has_time)
@@ -850,7 +893,7 @@ static bool compile_recv(struct ctx *c, uint32_t role, GArray *code, const yaml_
 static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *n,
 			 unsigned depth, bool *has_time)
 {
-	bool seen[14] = { false };
+	bool seen[15] = { false };
 	const yaml_node_t *k, *v;
 	struct ss_wl_insn in = { 0 };
 	ptrdiff_t npairs;
@@ -933,18 +976,20 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		return emit(c, code, &in, k->start_mark);
 	}
 	case 10:
-		in.op = SS_OP_TIMER;
-		in.dist.kind = SS_DIST_CONST;
-		if (!parse_duration(c, v, "timer period", &in.dist.a))
-			return false;
 		*has_time = true;
-		return emit(c, code, &in, k->start_mark);
+		return compile_timer(c, code, v, k->start_mark);
 	case 12:
 		return compile_spawn(c, role, code, v, k->start_mark);
 	case 13:
 		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(sval(v), "true")))
 			return fail(c, v->start_mark, "exit takes no value (expected '- exit')");
 		in.op = SS_OP_EXIT;
+		*has_time = true;
+		return emit(c, code, &in, k->start_mark);
+	case 14: /* run_wall */
+		in.op = SS_OP_RUN_WALL;
+		if (!parse_dist(c, v, "run_wall duration", &in.dist))
+			return false;
 		*has_time = true;
 		return emit(c, code, &in, k->start_mark);
 	default:

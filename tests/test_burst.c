@@ -150,9 +150,71 @@ static void test_burst_threshold_wraps(void **state)
 	ss_sim_destroy(sim);
 }
 
+struct avg_state {   /* the head of burst.c's struct avg_depth_state */
+	uint64_t avg_x1024;
+	bool valid;
+};
+
+/* burst_avg_depth fires at factor x the average depth and then distributes round robin. */
+static void test_burst_avg_depth(void **state)
+{
+	struct fixture *f = *state;
+	struct ss_sim *sim = make_sim(f, "burst_avg_depth", NULL);   /* factor 3, local = new_cpu */
+	struct avg_state *st = sim->policy_state;
+	assert_non_null(st);
+	/* before any root-domain pass the average is floored at one task per CPU: fire at 3 */
+	assert_int_equal(place(f, sim, 2), 1);
+	assert_int_equal(place(f, sim, 3), 1);   /* fired: cpumask_any_distribute() after prev 0 is CPU 1 */
+	/* average 2 tasks per CPU: fire at 6 */
+	st->avg_x1024 = 2048;
+	st->valid = true;
+	assert_int_equal(place(f, sim, 5), 1);
+	/* round robin over the allowed CPUs (5 is not allowed), after the previous answer 1 */
+	static const int seq[] = { 2, 3, 4, 6, 7, 0, 1, 2 };
+	for (unsigned i = 0; i < G_N_ELEMENTS(seq); i++)
+		assert_int_equal(place(f, sim, 6), seq[i]);
+	assert_int_equal(sim->res->policy_redirects, 0);   /* not measuring: no counting */
+	/* the local CPU's periodic balance period was reset */
+	const struct ss_cpu_topo *ct = &sim->topo->cpu[1];
+	for (unsigned l = 0; l < ct->nr_sd; l++)
+		assert_int_equal(sim->rq[1].sd_rt[l].balance_interval, ct->sd[l].min_interval);
+	assert_int_equal(sim->rq[1].next_balance, ss_jiffies(sim));
+	ss_sim_destroy(sim);
+}
+
+/* The root domain's periodic pass measures the mean nr_running; newidle passes and lower domains do not. */
+static void test_burst_avg_depth_tracking(void **state)
+{
+	struct fixture *f = *state;
+	struct ss_sim *sim = make_sim(f, "burst_avg_depth", "policy.avg_shift=1");
+	struct avg_state *st = sim->policy_state;
+	const struct ss_cpu_topo *ct = &sim->topo->cpu[0];
+	const struct ss_sched_domain *top = &ct->sd[ct->nr_sd - 1], *low = &ct->sd[0];
+	assert_null(top->parent);
+	assert_non_null(low->parent);
+	for (unsigned c = 0; c < 8; c++)
+		sim->rq[c].cfs.nr_running = c < 4 ? 3 : 1;   /* mean 2 */
+	sim->policy->update_lb_stats(sim, 0, low, CPU_IDLE, 0, 8192);
+	assert_false(st->valid);
+	sim->policy->update_lb_stats(sim, 0, top, CPU_NEWLY_IDLE, 0, 8192);
+	assert_false(st->valid);
+	sim->policy->update_lb_stats(sim, 0, top, CPU_NOT_IDLE, 0, 8192);
+	assert_true(st->valid);
+	assert_int_equal(st->avg_x1024, 2048);
+	for (unsigned c = 0; c < 8; c++)
+		sim->rq[c].cfs.nr_running = 4;
+	sim->policy->update_lb_stats(sim, 0, top, CPU_IDLE, 0, 8192);
+	assert_int_equal(st->avg_x1024, 2048 + (4096 - 2048) / 2);   /* EWMA weight 1/2 */
+	for (unsigned c = 0; c < 8; c++)
+		sim->rq[c].cfs.nr_running = 0;
+	ss_sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_burst_avg_depth),
+		cmocka_unit_test(test_burst_avg_depth_tracking),
 		cmocka_unit_test(test_burst_threshold_fires_at_tasks),
 		cmocka_unit_test(test_burst_threshold_wraps),
 	};

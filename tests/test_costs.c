@@ -268,8 +268,10 @@ static void test_rq_lock_serialises(void **state)
 	}
 	struct ss_topology *t = topo_from("name: six\nvendor: arm\ncores: \"0-5\"\n");
 	struct ss_workload *w = wl_from(y->str);
-	struct ss_results *a = run(t, w, "prev_cpu", NULL, 1000000, 10000000);
-	static const char *const off[] = { "cost.rq_lock_ns=0", NULL };
+	/* the balancer would pull the sleepers off the hog's CPU: keep them there */
+	static const char *const on[] = { "balance.load_balance=0", NULL };
+	struct ss_results *a = run(t, w, "prev_cpu", on, 1000000, 10000000);
+	static const char *const off[] = { "cost.rq_lock_ns=0", "balance.load_balance=0", NULL };
 	struct ss_results *b = run(t, w, "prev_cpu", off, 1000000, 10000000);
 
 	/* ~96 rounds in 10 ms, up to 1200 ns of waiting each */

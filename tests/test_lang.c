@@ -326,6 +326,100 @@ static void test_timer_and_phases(void **state)
 	g_free(tr);
 }
 
+/* Times (ns) of task 0's runs of `ns` work, at most max of them. */
+static unsigned run_times(const struct trace *tr, uint64_t ns, uint64_t *out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < tr->n && n < max; i++)
+		if (tr->e[i].task == 0 && tr->e[i].a.kind == SS_ACT_RUN && tr->e[i].a.ns == ns)
+			out[n++] = tr->e[i].t;
+	return n;
+}
+
+static void near_ms(uint64_t t, double ms)
+{
+	double d = (double)t / 1e6 - ms;
+
+	if (d < -0.001 || d > 0.05)
+		fail_msg("%.4f ms, expected %.3f ms", (double)t / 1e6, ms);
+}
+
+/*
+ * timer modes after an overrun (rt-app): absolute keeps its period
+ * boundaries (anchored at the start: 2, 4, 6 ms passed, next 8 ms);
+ * relative restarts the period from the overrun (5 ms, next 7 ms).
+ */
+static void test_timer_modes(void **state)
+{
+	static const char *const body[] = {
+		"tasks:\n  - name: t\n    start_cpu: 0\n    program:\n      - run: 5ms\n"
+		"      - loop: {forever: true, do: [timer: {period: 2ms, anchor: start}, run: 500us]}\n",
+		"tasks:\n  - name: t\n    start_cpu: 0\n    program:\n      - run: 5ms\n"
+		"      - loop: {forever: true, do: [timer: {period: 2ms, mode: relative, anchor: start}, run: 500us]}\n",
+		"tasks:\n  - name: t\n    start_cpu: 0\n    program:\n      - run: 5ms\n"
+		"      - loop: {forever: true, do: [timer: 2ms, run: 500us]}\n",
+	};
+	static const double want[][5] = {
+		{ 5.0, 5.5, 6.0, 8.0, 10.0 },   /* absolute, anchored: 2, 4, 6 overrun */
+		{ 5.0, 7.0, 9.0, 11.0, 13.0 },  /* relative: 2 overrun, restart at 5 */
+		{ 7.0, 9.0, 11.0, 13.0, 15.0 }, /* the first timer arms at now + period */
+	};
+	(void)state;
+
+	for (unsigned k = 0; k < 3; k++) {
+		struct trace *tr = g_new0(struct trace, 1);
+		uint64_t t[5];
+
+		ss_results_free(run(body[k], 1, 16000000, tr, NULL));
+		assert_int_equal(run_times(tr, 500000, t, 5), 5);
+		for (unsigned i = 0; i < 5; i++)
+			near_ms(t[i], want[k][i]);
+		g_free(tr);
+	}
+}
+
+/*
+ * run_wall ends at its wall deadline whatever the progress: at half the
+ * frequency, run: 2ms takes 4 ms of wall time, run_wall: 2ms takes 2 ms.
+ */
+static void test_run_wall(void **state)
+{
+	static const char *const body[] = {
+		"tasks:\n  - name: t\n    start_cpu: 0\n    program: [loop: {forever: true, do: [run: 2ms, run: 10us, sleep: 1ms]}]\n",
+		"tasks:\n  - name: t\n    start_cpu: 0\n    program: [loop: {forever: true, do: [run_wall: 2ms, run: 10us, sleep: 1ms]}]\n",
+	};
+	(void)state;
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct trace *tr = g_new0(struct trace, 1);
+		char *text = g_strconcat(head, body[k], NULL);
+		GError *err = NULL;
+		struct ss_workload *w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+		struct ss_run_config c = { 0 };
+		uint64_t t[3];
+
+		assert_non_null(w);
+		c.topo = kunpeng;
+		c.wl = w;
+		ss_params_defaults(&c.params, kunpeng);
+		c.params.freq_capacity = 512;
+		c.load_pct_x100 = 100;
+		c.seed = 7;
+		c.duration_ns = 20000000;
+		c.trace = record;
+		c.trace_ctx = tr;
+		ss_results_free(ss_simulate(&c, &err));
+		/* the 10 us marker run follows the 2 ms burst; one period is burst + 20 us + 1 ms */
+		assert_int_equal(run_times(tr, 10000, t, 3), 3);
+		near_ms(t[0], k ? 2.0 : 4.0);
+		near_ms(t[1] - t[0], (k ? 2.0 : 4.0) + 1.02);
+		g_free(tr);
+		g_free(text);
+		ss_workload_free(w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +431,8 @@ int main(void)
 		cmocka_unit_test(test_find_idlest_cpu),
 		cmocka_unit_test(test_distribution_means),
 		cmocka_unit_test(test_timer_and_phases),
+		cmocka_unit_test(test_timer_modes),
+		cmocka_unit_test(test_run_wall),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

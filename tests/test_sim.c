@@ -369,14 +369,14 @@ static void test_clear_target(void **state)
 	ss_results_free(r[1]);
 }
 
-/* prev_cpu never moves a task; sis_util_linear runs and writes its budget */
+/* prev_cpu never moves a task at wakeup; sis_util_linear runs and writes its budget */
 static void test_prev_cpu_and_linear(void **state)
 {
 	struct ss_run_config c = config(kunpeng, netperf, "prev_cpu", 100, 20000000, 50000000);
 	GError *err = NULL;
 	struct ss_results *r = ss_simulate(&c, &err);
 	assert_non_null(r);
-	assert_int_equal(r->migrations, 0);
+	assert_int_equal(r->migrations_by_cause[SS_MIG_WAKEUP], 0);
 	assert_int_equal(r->sis_calls, 0);
 	ss_results_free(r);
 

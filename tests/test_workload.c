@@ -724,7 +724,7 @@ static void test_bad_strings(void **state)
 		     "t.yaml:6:16:", "out of range (expected 0..4095)");
 	/* statements */
 	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
-		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn or exit)");
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn, exit or run_wall)");
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
 	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");

@@ -84,7 +84,7 @@ static const struct ss_policy prev_cpu = {
 };
 
 static const struct ss_policy *const all_policies[] = {
-	&sis_prop, &sis_util, &sis_util_linear, &sis_clear_target, &full_scan, &prev_cpu, &ss_policy_burst_threshold, NULL,
+	&sis_prop, &sis_util, &sis_util_linear, &sis_clear_target, &full_scan, &prev_cpu, &ss_policy_burst_threshold, &ss_policy_burst_avg_depth, NULL,
 };
 
 const struct ss_policy *const *ss_policies(void)

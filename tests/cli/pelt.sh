@@ -20,10 +20,10 @@ test "$(wc -l < "$tmp/p.txt")" -eq 4004
 test "$(wc -l < "$tmp/s.txt")" -eq 3
 grep -q "util_avg 485..538" "$tmp/s.txt"
 # other rows of the table, and 1.8.5 invariance
-"$bin" pelt --period 10ms --busy 80% --hz 1000 --summary | grep -q "util_avg 802..836"
-"$bin" pelt --period 10ms --busy 80% --freq-ratio 0.5 --summary | grep -q "util_avg 384..435"
-"$bin" pelt --period 10ms --busy 50% --capacity 512 --summary | grep -q "util_avg 236..276"
-"$bin" pelt --period 10ms --busy 5ms --hz 0 --summary | grep -q "util_avg 485..538"
+"$bin" pelt --period 10ms --busy 80% --hz 1000 --summary | grep "util_avg 802..836" > /dev/null
+"$bin" pelt --period 10ms --busy 80% --freq-ratio 0.5 --summary | grep "util_avg 384..435" > /dev/null
+"$bin" pelt --period 10ms --busy 50% --capacity 512 --summary | grep "util_avg 236..276" > /dev/null
+"$bin" pelt --period 10ms --busy 5ms --hz 0 --summary | grep "util_avg 485..538" > /dev/null
 
 # JSON
 "$bin" pelt --period 10ms --busy 50% --json --sample 10ms > "$tmp/p.json"
@@ -45,7 +45,7 @@ PY
 grep -q "^# workload .*task pair\[0\]/client alone" "$tmp/w.txt"
 grep -q "^steady state 150.000000..200.000000 ms: util_avg " "$tmp/w.txt"
 "$bin" pelt --workload "$src/workloads/netperf-tcp-rr.yaml" --task 'pair[3]/server' --wait-time 6us \
-	--duration 20ms --summary | grep -q "task pair\[3\]/server"
+	--duration 20ms --summary | grep "task pair\[3\]/server" > /dev/null
 
 bad() {
 	local want=$1

@@ -23,7 +23,7 @@ PY
 done
 # 200 % = the task set twice
 "$bin" run -t "$topo" -w "$src/workloads/rt-app/producer-consumer.json" --load 200% --warmup 0 --duration 20ms \
-	2> /dev/null | grep -q "= 2 tasksets (14 tasks)"
+	2> /dev/null | grep "= 2 tasksets (16 tasks)" > /dev/null
 
 # loose JSON, detected by its content without the .json extension
 cat > "$tmp/loose.rtapp" <<'JSON'
@@ -45,9 +45,20 @@ grep -q "trailing commas" "$tmp/err"
 grep -q "2 comments" "$tmp/err"
 grep -q "duplicate keys.*tasks.t.run -> run1, tasks.t.sleep -> sleep1" "$tmp/err"
 test "$(grep -c "^simsched: warning: $tmp/loose.rtapp: " "$tmp/err")" -eq 3
-grep -q "1 taskset (2 tasks)" "$tmp/out"
+grep -q "1 taskset (3 tasks)" "$tmp/out"
 # the same file through simsched pelt: 1.5 ms of 5.5 ms
-"$bin" pelt -w "$tmp/loose.rtapp" --task 't[1]' --summary --hz 0 2> /dev/null | grep -q "running 27\.[23][0-9] %"
+"$bin" pelt -w "$tmp/loose.rtapp" --task 't[1]' --summary --hz 0 2> /dev/null | grep "running 27\.[23][0-9] %" > /dev/null
+
+# a timer through simsched pelt: exact, 5 ms busy of every 10 ms; a channel is refused by name
+echo '{"tasks": {"t": {"run": 5000, "timer": {"ref": "u", "period": 10000}}}}' > "$tmp/timer.json"
+"$bin" pelt -w "$tmp/timer.json" --task t --summary --hz 0 2> /dev/null | grep "running 50\.00 %" > /dev/null
+printf 'name: x\ninstance: i\nmetric: {name: m, unit: transactions/s, higher_is_better: true}\ntasks:\n  - name: a\n    program: [loop: {forever: true, do: [run: 1ms, send: b]}]\n  - name: b\n    channel: 4\n    program: [loop: {forever: true, do: [recv, run: 1ms]}]\n' > "$tmp/chan.yaml"
+set +e
+"$bin" pelt -w "$tmp/chan.yaml" --task a --summary > /dev/null 2> "$tmp/err"
+rc=$?
+set -e
+test "$rc" -ne 0
+grep -q "uses 'send'" "$tmp/err"
 
 bad() {
 	local want=$1 file=$2 msg=$3

@@ -18,17 +18,37 @@
 
 #include "simsched/sim.h"
 
-/** The figures a comparison can be made on (--metric). */
+/**
+ * The figures a comparison can be made on (--metric); the table in compare.c
+ * gives each its name, unit, direction and value. Append new figures before
+ * SS_CMP_NR_METRICS (sweep records store every metric by name, so the order
+ * is not part of any file format).
+ */
 enum ss_cmp_metric {
 	SS_CMP_THROUGHPUT,      /* transactions/s, higher is better (Hmean) */
 	SS_CMP_LATENCY_P50,     /* wakeup latency p50, ns, lower is better (Amean) */
 	SS_CMP_LATENCY_P99,     /* wakeup latency p99, ns, lower is better */
+	SS_CMP_TXN_LATENCY_P99, /* transaction latency p99, ns, lower is better */
 	SS_CMP_PROBES_PER_CALL, /* runqueues probed per select_idle_cpu call, lower is better */
+	SS_CMP_RQS_PER_WAKEUP,  /* runqueues read per select_idle_sibling call, lower is better */
 	SS_CMP_FOUND_PCT,       /* % of select_idle_cpu calls that found an idle CPU, higher is better */
 	SS_CMP_MIGRATIONS,      /* wakeup migrations per second, lower is better */
 	SS_CMP_BUSY_PCT,        /* CPU busy %, higher is better */
+	SS_CMP_SIS_SUCCESS_PCT, /* % of select_idle_sibling calls that chose an idle CPU, higher is better */
+	SS_CMP_WORKLOAD,        /* the workload's own figure (file key metric): name, unit, direction from it */
 	SS_CMP_NR_METRICS
 };
+
+/** A metric's description: static strings; value() reads a run's results. */
+struct ss_cmp_metric_info {
+	const char *name, *unit;
+	bool higher_is_better;
+	double (*value)(const struct ss_results *r);   /* finite for every run */
+	const char *doc;
+};
+
+/** The table entry of m; NULL when m is out of range. */
+const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m);
 
 /** Parse a metric name ("throughput", "latency_p99", ...); false + *err listing the valid ones. */
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err);
@@ -54,6 +74,14 @@ struct ss_compare_spec {
 	unsigned nr_seeds;             /* seeds are base.seed, base.seed + 1, ... */
 	unsigned jobs;                 /* worker threads (GThreadPool); 0 = number of cores */
 	enum ss_cmp_metric metric;
+	/*
+	 * optional --set assignments ("SECTION.KEY=VALUE"), applied over
+	 * base.params for each point with that point's policy, so policy.* keys
+	 * resolve against each policy's own parameter table (a point whose policy
+	 * rejects one fails the comparison)
+	 */
+	const char *const *sets;
+	unsigned nr_sets;
 	/* optional progress callback, called from the thread that finished a point */
 	void (*progress)(void *ctx, unsigned done, unsigned total);
 	void *progress_ctx;
@@ -71,6 +99,8 @@ struct ss_cmp_cell {
 
 struct ss_compare_result {
 	enum ss_cmp_metric metric;
+	char *metric_name, *metric_unit;   /* the table's, or the workload's for SS_CMP_WORKLOAD */
+	bool higher_is_better;
 	unsigned nr_policies, nr_loads, nr_seeds;
 	char **policies;      /* copies */
 	unsigned *loads;
@@ -84,6 +114,21 @@ struct ss_compare_result {
  */
 struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err);
 void ss_compare_result_free(struct ss_compare_result *r);
+
+/**
+ * An empty result to fill (cells[l * nr_policies + p].values[k], then
+ * ss_compare_summarise): strings and loads are copied; every cell gets a
+ * zeroed array of nr_seeds values; name, unit and direction are the metric
+ * table's (for SS_CMP_WORKLOAD set them with ss_compare_result_set_metric).
+ * Free with ss_compare_result_free.
+ */
+struct ss_compare_result *ss_compare_result_new(enum ss_cmp_metric metric, const char *const *policies,
+						 unsigned nr_policies, const unsigned *loads, unsigned nr_loads,
+						 unsigned nr_seeds);
+
+/** Name, unit (copied) and direction of the figure compared (the workload's for SS_CMP_WORKLOAD). */
+void ss_compare_result_set_metric(struct ss_compare_result *r, const char *name, const char *unit,
+				  bool higher_is_better);
 
 /** Fill the summary fields of every cell from their values (also for constructed samples). */
 void ss_compare_summarise(struct ss_compare_result *r);

@@ -21,6 +21,8 @@ struct ss_params {
 	uint64_t freq_capacity;       /* arch_scale_freq_capacity: cur/max freq × 1024 (1..1024) */
 	uint64_t base_slice_ns;       /* sysctl_sched_base_slice; 0 = kernel default scaled by CPUs */
 	uint64_t migration_cost_ns;   /* sysctl_sched_migration_cost */
+	uint64_t nr_migrate;          /* sysctl_sched_nr_migrate (32) */
+	uint64_t preemption;          /* CONFIG_PREEMPTION: 1 = newidle balance stops after one task */
 	/* cost. (ns) */
 	uint64_t probe_self_ns;       /* reading the waking CPU's own rq */
 	uint64_t probe_smt_ns;        /* an SMT sibling's rq */
@@ -31,6 +33,7 @@ struct ss_params {
 	uint64_t clear_target_ns;     /* SIS_CLEAR_TARGET: cpumask_clear_cpu(target, cpus) per call */
 	uint64_t ipi_ns;              /* wakeup/reschedule IPI delivery */
 	uint64_t context_switch_ns;   /* direct cost of a context switch */
+	uint64_t lb_pass_ns;          /* fixed cost of one load_balance() pass (plus its rq reads) */
 	uint64_t smt_contention_pct;  /* slowdown per extra busy SMT sibling: speed = 1 / (1 + pct/100 × (k-1)) */
 	uint64_t refill_llc_ns_per_kib;       /* cache refill after a migration within the LLC, ns per KiB of working set */
 	uint64_t refill_cross_llc_ns_per_kib; /* ... to another LLC of the same node */
@@ -41,6 +44,8 @@ struct ss_params {
 	/* balance. */
 	uint64_t busy_factor;         /* sd->busy_factor (sd_init: 16) */
 	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */
+	uint64_t newidle_llc_only;    /* 1: newidle balance stops after the LLC domain (seeds/004 patch 4, its title) */
+	uint64_t load_balance;        /* 1: the balancer moves tasks; 0: its passes only compute statistics */
 	/* stats (kept under kernel.? no: own section would be a fifth); sampling of series lives in ss_run_config. */
 	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
 	int64_t policy_values[8];

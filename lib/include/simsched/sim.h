@@ -38,6 +38,13 @@ struct ss_run_config {
 	 */
 	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
 	void *trace_ctx;
+	/**
+	 * Optional: called whenever a task changes CPU (set_task_cpu), at the
+	 * simulated time (ns), with the task index, both CPUs and the cause
+	 * (enum ss_mig_cause, stats.h), during warmup too. ctx is trace_ctx.
+	 * For tests and debugging; it must not call back into the library.
+	 */
+	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
 };
 
 /**

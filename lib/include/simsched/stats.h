@@ -38,6 +38,7 @@ struct ss_cpu_stats {
 	uint64_t util_avg;         /* cfs_rq util_avg as stored at the end (0..1024) */
 	uint64_t nr_switches;      /* context switches */
 	uint64_t wakeups;          /* tasks woken onto this CPU */
+	uint64_t nr_running_ns;    /* Σ nr_running × ns (time-weighted mean runqueue depth numerator) */
 };
 
 /**
@@ -76,6 +77,33 @@ enum ss_sis_outcome {
 	SS_SIS_TARGET, SS_SIS_PREV, SS_SIS_RECENT, SS_SIS_SMT, SS_SIS_IDLE_CPU, SS_SIS_FALLBACK, SS_SIS_NR
 };
 
+/** Why a task changed CPU (set_task_cpu callers). */
+enum ss_mig_cause {
+	SS_MIG_WAKEUP,     /* try_to_wake_up() placed it elsewhere */
+	SS_MIG_PERIODIC,   /* load_balance() from the tick of a busy CPU (CPU_NOT_IDLE) */
+	SS_MIG_NEWIDLE,    /* newidle_balance() (CPU_NEWLY_IDLE) */
+	SS_MIG_NOHZ,       /* NOHZ idle balance on behalf of idle CPUs (CPU_IDLE) */
+	SS_MIG_ACTIVE,     /* active_load_balance_cpu_stop(): the stopper pushed a running task */
+	SS_MIG_NR
+};
+
+/** Domain levels that migration counts are kept for: SMT, CLS, MC, DIE/PKG, NODE/NUMA levels. */
+#define SS_MAX_LEVEL_KEYS 20
+/** Runqueue depth histogram: nr_running 0..SS_RQ_DEPTH_MAX-1, last bucket ≥ SS_RQ_DEPTH_MAX-1. */
+#define SS_RQ_DEPTH_MAX 65
+
+/** load_balance() figures of one kind of pass (periodic, newidle, nohz). */
+struct ss_lb_kind_stats {
+	uint64_t passes;       /* load_balance() calls that should_we_balance() let through */
+	uint64_t balanced;     /* find_busiest_group() found no imbalance */
+	uint64_t imbalanced;   /* it found one (a busiest group with env->imbalance > 0) */
+	uint64_t no_busiest_rq;/* … but find_busiest_queue() found no runqueue */
+	uint64_t moved;        /* tasks detached and attached by detach_tasks() */
+	uint64_t failed;       /* imbalance found, nothing moved (nr_balance_failed++ unless newidle) */
+	uint64_t all_pinned;   /* passes that ended with LBF_ALL_PINNED */
+	uint64_t active_kicks; /* stopper works queued (need_active_balance) */
+	uint64_t cost_ns;      /* modelled time of the passes (balance.lb_pass_ns + rq reads) */
+};
 /**
  * Simulated time lost to each modelled cost over the measured window, ns
  * (docs/model.md "Costs"; each is 0 when its cost parameter is 0).
@@ -128,6 +156,17 @@ struct ss_results {
 	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
+	uint64_t migrations_by_cause[SS_MIG_NR];
+	unsigned nr_level_keys;                          /* entries used in level_name / migrations_by_level */
+	char level_name[SS_MAX_LEVEL_KEYS][8];           /* "SMT", "CLS", "MC", "DIE", "NODE", "NUMA" ("" = no such level) */
+	uint64_t migrations_by_level[SS_MAX_LEVEL_KEYS][SS_MIG_NR]; /* lowest domain of the source CPU spanning the destination */
+	struct ss_lb_kind_stats lb[3];                   /* [0] periodic, [1] newidle, [2] nohz */
+	uint64_t active_pushed;                          /* stopper runs that moved a task */
+	uint64_t newidle_skipped;                        /* newidle_balance() calls stopped by !rd->overload or avg_idle */
+	/* idle with work elsewhere: Σ over CPUs of the time the CPU was idle while another
+	 * CPU of its LLC / node had a waiting (runnable, not running) task, CPU-ns */
+	uint64_t idle_work_llc_ns, idle_work_node_ns;
+	uint64_t rq_depth_ns[SS_RQ_DEPTH_MAX];           /* CPU-ns spent with nr_running = index (allowed CPUs) */
 	/* costs */
 	struct ss_time_lost lost;
 	uint64_t idle_state_entries[SS_STATS_IDLE_STATES]; /* idle periods per chosen state (topology order) */

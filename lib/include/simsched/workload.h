@@ -57,7 +57,13 @@ enum ss_wl_action_kind {
 	SS_ACT_TIMER,      /* absolute periodic timer of period `ns`: sleep until the next period boundary */
 	SS_ACT_BARRIER,    /* arrive at barrier `target` of `count` parties; the last arrival wakes all */
 	SS_ACT_SPAWN,      /* fork `count` tasks among the slots target..target+nr-1 not alive */
+	SS_ACT_RUN_WALL,   /* run on a CPU until `ns` of wall time have passed since the statement began,
+			      whatever the progress (preemption, speed); rt-app's "runtime" */
 };
+
+/** SS_ACT_TIMER flags (field `count`). */
+#define SS_TIMER_RELATIVE 1u   /* an overrun re-anchors the timer at now (rt-app's "relative" mode) */
+#define SS_TIMER_ANCHORED 2u   /* the first expiry is at `anchor_ns` + period from the run's start, not now + period */
 
 /** Which task(s) of a role's set a WAKE or SEND addresses. */
 enum ss_wl_pick {
@@ -72,8 +78,10 @@ struct ss_wl_action {
 	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
 	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER: slot */
 	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set */
-	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork */
-	uint64_t ns;       /* RUN, SLEEP: duration; TIMER: period */
+	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork;
+			      TIMER: SS_TIMER_* flags */
+	uint64_t ns;       /* RUN, SLEEP, RUN_WALL: duration; TIMER: period */
+	uint64_t anchor_ns; /* TIMER with SS_TIMER_ANCHORED: ns after the run's start that the first period counts from */
 };
 
 #define SS_WL_MAX_LOOP_DEPTH 4

@@ -1,0 +1,1014 @@
+/*
+ * simsched sweep: a grid of runs read from a YAML spec, run on a GLib thread
+ * pool and appended as JSON lines by one writer thread; --shard and --resume.
+ * The report that merges result files lives in report.c. Format and
+ * semantics: docs/sweeps.md.
+ */
+#include "simsched/sweep.h"
+#include "simsched/error.h"
+#include "simsched/sim.h"
+#include "ss_input.h"
+#include "ss_sched.h"
+#include "ss_sweep.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#define MAX_POINTS UINT64_C(10000000)
+#define MAX_SEED ((UINT64_C(1) << 53) - 1)   /* seeds are JSON numbers in records */
+#define SHOW_LEN 48
+
+struct sw_file {
+	char *as_written;   /* the spec's string: part of the key */
+	char *path;         /* resolved against the spec's directory */
+};
+
+struct sw_set {
+	char *key;          /* SECTION.KEY */
+	char **values;      /* as written */
+	unsigned nr_values;
+};
+
+struct ss_sweep_spec {
+	char *file;
+	struct sw_file *topo_files, *wl_files;
+	struct ss_topology **topos;
+	struct ss_workload **wls;
+	unsigned nr_topos, nr_wls;
+	char **policies;
+	unsigned nr_policies;
+	unsigned *loads;
+	unsigned nr_loads;
+	uint64_t *seeds;
+	unsigned nr_seeds;
+	struct sw_set *sets;      /* spec order */
+	unsigned nr_sets;
+	unsigned *set_order;      /* indices of sets sorted by key (for keys) */
+	uint64_t nr_combos;       /* product of the sets' lengths (1 without sets) */
+	char *sched_features, *nodes;
+	uint64_t duration_ns, warmup_ns;
+	uint64_t nr_points;
+};
+
+/* ---------------------------------------------------------------- spec parsing */
+
+struct pctx {
+	const char *file;
+	yaml_document_t *doc;
+	GError **err;
+};
+
+static bool fail(struct pctx *c, yaml_mark_t m, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static bool fail(struct pctx *c, yaml_mark_t m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(c->err, SS_ERROR, SS_ERROR_INVALID, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
+	g_free(msg);
+	return false;
+}
+
+static yaml_node_t *node(struct pctx *c, int i)
+{
+	return yaml_document_get_node(c->doc, i);
+}
+
+static const char *sval(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static int slen(const yaml_node_t *n)
+{
+	return n->data.scalar.length > SHOW_LEN ? SHOW_LEN : (int)n->data.scalar.length;
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+static bool want_scalar(struct pctx *c, const yaml_node_t *n, const char *what)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return fail(c, n->start_mark, "%s is %s (expected %s)", what, kind_name(n), what);
+	if (strlen(sval(n)) != n->data.scalar.length)
+		return fail(c, n->start_mark, "%s contains a NUL character (expected text)", what);
+	if (!sval(n)[0])
+		return fail(c, n->start_mark, "%s is empty (expected %s)", what, what);
+	return true;
+}
+
+/*
+ * A scalar or a list of scalars into items (yaml_node_t *), non-empty,
+ * without duplicates (a duplicate would be the same point twice).
+ */
+static bool scalar_list(struct pctx *c, yaml_node_t *n, const char *what, GPtrArray *items)
+{
+	if (n->type == YAML_SCALAR_NODE) {
+		if (!want_scalar(c, n, what))
+			return false;
+		g_ptr_array_add(items, n);
+		return true;
+	}
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n->start_mark, "%s is %s (expected a list or a single value)", what, kind_name(n));
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *v = node(c, *it);
+		if (!want_scalar(c, v, what))
+			return false;
+		for (unsigned i = 0; i < items->len; i++)
+			if (!strcmp(sval(v), sval((yaml_node_t *)g_ptr_array_index(items, i))))
+				return fail(c, v->start_mark, "%s '%.*s' is listed twice (expected each value once)", what,
+					    slen(v), sval(v));
+		g_ptr_array_add(items, v);
+	}
+	if (!items->len)
+		return fail(c, n->start_mark, "%s is an empty list (expected at least one value)", what);
+	return true;
+}
+
+static bool parse_u64(struct pctx *c, const yaml_node_t *n, const char *what, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	guint64 v;
+	if (!want_scalar(c, n, what))
+		return false;
+	if (!g_ascii_string_to_unsigned(sval(n), 10, lo, hi, &v, NULL))
+		return fail(c, n->start_mark, "%s is '%.*s' (expected an integer in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
+			    what, slen(n), sval(n), lo, hi);
+	*out = v;
+	return true;
+}
+
+static bool parse_time(struct pctx *c, const yaml_node_t *n, const char *what, bool allow_zero, uint64_t *out)
+{
+	if (!want_scalar(c, n, what))
+		return false;
+	size_t len = strlen(sval(n));
+	bool unit = g_ascii_isalpha(sval(n)[len - 1]);
+	if (!(unit || !strcmp(sval(n), "0")) || !ss_parse_duration(sval(n), out) ||
+	    *out > UINT64_C(1000000) * 1000000000u || (!allow_zero && !*out))
+		return fail(c, n->start_mark, "%s is '%.*s' (expected a %stime with a unit, ns, us, ms or s, like 2s or 500ms, at most 10^6 s)",
+			    what, slen(n), sval(n), allow_zero ? "" : "positive ");
+	return true;
+}
+
+static bool load_files(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, bool topo)
+{
+	const char *what = topo ? "topology" : "workload";
+	GPtrArray *items = g_ptr_array_new();
+	bool ok = scalar_list(c, n, topo ? "topologies" : "workloads", items);
+	g_autofree char *dir = g_path_get_dirname(s->file);
+	unsigned cnt = ok ? items->len : 0;
+	struct sw_file *files = g_new0(struct sw_file, cnt ? cnt : 1);
+	void **objs = g_new0(void *, cnt ? cnt : 1);
+	if (topo) {
+		s->topo_files = files;
+		s->topos = (struct ss_topology **)objs;
+	} else {
+		s->wl_files = files;
+		s->wls = (struct ss_workload **)objs;
+	}
+	for (unsigned i = 0; ok && i < cnt; i++) {
+		yaml_node_t *v = g_ptr_array_index(items, i);
+		GError *e = NULL;
+		files[i].as_written = g_strdup(sval(v));
+		files[i].path = g_path_is_absolute(sval(v)) ? g_strdup(sval(v)) : g_build_filename(dir, sval(v), NULL);
+		if (topo) {
+			s->nr_topos = i + 1;
+			s->topos[i] = ss_topology_load(files[i].path, &e);
+		} else {
+			s->nr_wls = i + 1;
+			s->wls[i] = ss_workload_load(files[i].path, &e);
+		}
+		if (e) {
+			g_set_error(c->err, SS_ERROR, e->code, "%s:%zu:%zu: %s '%s': %s", c->file, v->start_mark.line + 1,
+				    v->start_mark.column + 1, what, sval(v), e->message);
+			g_error_free(e);
+			ok = false;
+		}
+	}
+	g_ptr_array_free(items, TRUE);
+	return ok;
+}
+
+static bool parse_policies(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
+{
+	GPtrArray *items = g_ptr_array_new();
+	bool ok = scalar_list(c, n, "policy", items);
+	if (ok) {
+		s->nr_policies = items->len;
+		s->policies = g_new0(char *, items->len + 1);
+	}
+	for (unsigned i = 0; ok && i < items->len; i++) {
+		yaml_node_t *v = g_ptr_array_index(items, i);
+		if (!ss_policy_find(sval(v))) {
+			GString *names = g_string_new(NULL);
+			for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
+				g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
+			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s)", slen(v), sval(v), names->str);
+			g_string_free(names, TRUE);
+			break;
+		}
+		s->policies[i] = g_strdup(sval(v));
+	}
+	g_ptr_array_free(items, TRUE);
+	return ok;
+}
+
+static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
+{
+	if (n->type == YAML_SCALAR_NODE) {
+		GError *e = NULL;
+		if (!want_scalar(c, n, "loads"))
+			return false;
+		s->loads = ss_cmp_parse_loads(sval(n), &s->nr_loads, &e);
+		if (!s->loads) {
+			/* the message speaks of --load; say it in the spec's words */
+			g_error_free(e);
+			return fail(c, n->start_mark,
+				    "loads '%.*s' is not a load range or list (expected a list like [25%%, 50%%] or a range like 25%%..200%%/25%%, each 0.01%%..10000%%)",
+				    slen(n), sval(n));
+		}
+	} else {
+		GPtrArray *items = g_ptr_array_new();
+		bool ok = scalar_list(c, n, "load", items);
+		if (ok) {
+			s->loads = g_new0(unsigned, items->len);
+			s->nr_loads = items->len;
+		}
+		for (unsigned i = 0; ok && i < items->len; i++) {
+			yaml_node_t *v = g_ptr_array_index(items, i);
+			if (!ss_parse_load(sval(v), &s->loads[i]))
+				ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
+					  slen(v), sval(v));
+		}
+		g_ptr_array_free(items, TRUE);
+		if (!ok)
+			return false;
+	}
+	for (unsigned i = 0; i < s->nr_loads; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (s->loads[i] == s->loads[j])
+				return fail(c, n->start_mark, "load %.2f%% is listed twice (expected each load once)",
+					    s->loads[i] / 100.0);
+	return true;
+}
+
+static bool parse_seeds(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, yaml_node_t *first)
+{
+	uint64_t f = 1;
+	if (first && !parse_u64(c, first, "first_seed", 0, MAX_SEED, &f))
+		return false;
+	if (n->type == YAML_SCALAR_NODE) {
+		uint64_t cnt;
+		if (!parse_u64(c, n, "seeds (a count)", 1, 100000, &cnt))
+			return false;
+		if (f + cnt - 1 > MAX_SEED)
+			return fail(c, n->start_mark, "seeds: first_seed + seeds - 1 exceeds 2^53 - 1 (seeds are JSON numbers in the records)");
+		s->nr_seeds = (unsigned)cnt;
+		s->seeds = g_new0(uint64_t, cnt);
+		for (unsigned i = 0; i < cnt; i++)
+			s->seeds[i] = f + i;
+		return true;
+	}
+	if (first)
+		return fail(c, first->start_mark, "first_seed goes with a seed count (seeds: 3), not with a list of seeds");
+	GPtrArray *items = g_ptr_array_new();
+	bool ok = scalar_list(c, n, "seed", items);
+	if (ok) {
+		s->seeds = g_new0(uint64_t, items->len);
+		s->nr_seeds = items->len;
+	}
+	for (unsigned i = 0; ok && i < items->len; i++)
+		ok = parse_u64(c, g_ptr_array_index(items, i), "seed", 0, MAX_SEED, &s->seeds[i]);
+	for (unsigned i = 0; ok && i < s->nr_seeds; i++)
+		for (unsigned j = 0; ok && j < i; j++)
+			if (s->seeds[i] == s->seeds[j])
+				ok = fail(c, ((yaml_node_t *)g_ptr_array_index(items, i))->start_mark,
+					  "seed %" G_GUINT64_FORMAT " is listed twice (expected each seed once)", s->seeds[i]);
+	g_ptr_array_free(items, TRUE);
+	return ok;
+}
+
+static gint cmp_set_key(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct sw_set *sets = data;
+	return strcmp(sets[*(const unsigned *)a].key, sets[*(const unsigned *)b].key);
+}
+
+static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(c, n->start_mark, "set is %s (expected a mapping of SECTION.KEY: value or [values])", kind_name(n));
+	unsigned cnt = (unsigned)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	s->sets = g_new0(struct sw_set, cnt ? cnt : 1);
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
+		if (!want_scalar(c, k, "a set key"))
+			return false;
+		if (!strchr(sval(k), '.') || strchr(sval(k), '='))
+			return fail(c, k->start_mark, "set key '%.*s' is not SECTION.KEY (expected e.g. cost.ipi_ns or policy.tasks)",
+				    slen(k), sval(k));
+		for (unsigned i = 0; i < s->nr_sets; i++)
+			if (!strcmp(s->sets[i].key, sval(k)))
+				return fail(c, k->start_mark, "duplicate set key '%.*s' (expected each key once; give its values as a list)",
+					    slen(k), sval(k));
+		struct sw_set *st = &s->sets[s->nr_sets++];
+		st->key = g_strdup(sval(k));
+		GPtrArray *items = g_ptr_array_new();
+		bool ok = scalar_list(c, v, "a set value", items);
+		if (ok) {
+			st->nr_values = items->len;
+			st->values = g_new0(char *, items->len + 1);
+		}
+		for (unsigned i = 0; ok && i < items->len; i++) {
+			yaml_node_t *x = g_ptr_array_index(items, i);
+			st->values[i] = g_strdup(sval(x));
+			/* a value every policy of the sweep accepts, or an error here rather than mid-sweep */
+			for (unsigned p = 0; ok && p < s->nr_policies; p++) {
+				struct ss_params prm;
+				GError *e = NULL;
+				g_autofree char *as = g_strdup_printf("%s=%s", st->key, st->values[i]);
+				ss_params_defaults(&prm, NULL);
+				if (!ss_params_set(&prm, s->policies[p], as, &e)) {
+					ok = fail(c, x->start_mark, "set %s for policy %s: %s", as, s->policies[p], e->message);
+					g_error_free(e);
+				}
+			}
+		}
+		g_ptr_array_free(items, TRUE);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
+{
+	for (unsigned t = 0; t < s->nr_topos; t++) {
+		unsigned nn = s->topos[t]->nr_nodes, bad = 0;
+		uint64_t *m = g_new0(uint64_t, nn / 64 + 1);
+		int rc = ss_cpumask_parse_list(s->nodes, m, nn, &bad);
+		g_free(m);
+		if (rc < 0)
+			return fail(c, n->start_mark, "nodes '%.*s' is not a node list of topology %s (nodes 0-%u, e.g. 0-1 or 0,2)",
+				    slen(n), sval(n), s->topo_files[t].as_written, nn - 1);
+	}
+	return true;
+}
+
+static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root)
+{
+	static const char *const keys[] = { "topologies", "workloads", "policies", "loads", "seeds", "first_seed",
+					    "duration", "warmup", "set", "sched_features", "nodes", NULL };
+	enum { K_TOPO, K_WL, K_POL, K_LOAD, K_SEEDS, K_FIRST, K_DUR, K_WARM, K_SET, K_FEAT, K_NODES, K_NR };
+	yaml_node_t *v[K_NR] = { 0 };
+
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(c, root->start_mark, "the spec is %s (expected a mapping with topologies, workloads, policies, loads and seeds)",
+			    kind_name(root));
+	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node(c, pr->key);
+		int i;
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(c, k->start_mark, "a key of the spec is %s (expected a plain key)", kind_name(k));
+		for (i = 0; keys[i] && strcmp(keys[i], sval(k)); i++)
+			;
+		if (!keys[i])
+			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes)",
+				    slen(k), sval(k));
+		if (v[i])
+			return fail(c, k->start_mark, "duplicate key '%s' (expected each key once)", keys[i]);
+		v[i] = node(c, pr->value);
+	}
+	for (int i = 0; i <= K_SEEDS; i++)
+		if (!v[i])
+			return fail(c, root->start_mark, "the spec has no '%s' (expected topologies, workloads, policies, loads and seeds)",
+				    keys[i]);
+	if (!load_files(c, s, v[K_TOPO], true) || !load_files(c, s, v[K_WL], false) || !parse_policies(c, s, v[K_POL]) ||
+	    !parse_loads(c, s, v[K_LOAD]) || !parse_seeds(c, s, v[K_SEEDS], v[K_FIRST]))
+		return false;
+	s->duration_ns = UINT64_C(2000000000);
+	s->warmup_ns = UINT64_C(1000000000);
+	if (v[K_DUR] && !parse_time(c, v[K_DUR], "duration", false, &s->duration_ns))
+		return false;
+	if (v[K_WARM] && !parse_time(c, v[K_WARM], "warmup", true, &s->warmup_ns))
+		return false;
+	if (v[K_SET] && !parse_sets(c, s, v[K_SET]))
+		return false;
+	if (v[K_FEAT]) {
+		ss_features_t f = ss_features_default();
+		GError *e = NULL;
+		if (!want_scalar(c, v[K_FEAT], "sched_features"))
+			return false;
+		if (!ss_features_parse(sval(v[K_FEAT]), &f, &e)) {
+			fail(c, v[K_FEAT]->start_mark, "sched_features: %s", e->message);
+			g_error_free(e);
+			return false;
+		}
+		s->sched_features = g_strdup(sval(v[K_FEAT]));
+	}
+	if (v[K_NODES]) {
+		if (!want_scalar(c, v[K_NODES], "nodes"))
+			return false;
+		s->nodes = g_strdup(sval(v[K_NODES]));
+		if (!check_nodes(c, s, v[K_NODES]))
+			return false;
+	}
+	s->set_order = g_new0(unsigned, s->nr_sets + 1);
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		s->set_order[i] = i;
+	g_qsort_with_data(s->set_order, (gint)s->nr_sets, sizeof(unsigned), cmp_set_key, s->sets);
+	/* grid size, refusing overflow */
+	uint64_t dims[] = { s->nr_topos, s->nr_wls, s->nr_policies, s->nr_loads, s->nr_seeds };
+	s->nr_combos = 1;
+	for (unsigned i = 0; i < s->nr_sets; i++) {
+		s->nr_combos *= s->sets[i].nr_values;
+		if (s->nr_combos > MAX_POINTS)
+			break;
+	}
+	s->nr_points = s->nr_combos;
+	for (unsigned i = 0; i < G_N_ELEMENTS(dims) && s->nr_points <= MAX_POINTS; i++)
+		s->nr_points *= dims[i];
+	if (s->nr_points > MAX_POINTS)
+		return fail(c, root->start_mark, "the grid has more than %" G_GUINT64_FORMAT " points (expected fewer: split the sweep into several specs)",
+			    MAX_POINTS);
+	return true;
+}
+
+/* Line/column (0-based) of a byte offset, for reader errors that only carry an offset. */
+static yaml_mark_t mark_at(const char *s, size_t len, size_t off)
+{
+	yaml_mark_t m = { 0 };
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (s[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			m.column++;
+		}
+	}
+	return m;
+}
+
+static void syntax_error(const char *file, const yaml_parser_t *ps, const char *s, size_t len, GError **err)
+{
+	yaml_mark_t m = ps->error == YAML_READER_ERROR ? mark_at(s, len, ps->problem_offset) : ps->problem_mark;
+	g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)", file,
+		    m.line + 1, m.column + 1, ps->problem ? ps->problem : "malformed YAML");
+}
+
+struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	yaml_parser_t ps;
+	yaml_document_t doc, extra;
+	bool ok = false;
+
+	if (!ss_read_input_file(path, "sweep spec", &text, &len, err))
+		return NULL;
+	struct ss_sweep_spec *s = g_new0(struct ss_sweep_spec, 1);
+	struct pctx c = { .file = path, .doc = &doc, .err = err };
+	s->file = g_strdup(path);
+	if (!yaml_parser_initialize(&ps)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: out of memory while reading YAML", path);
+		goto out_text;
+	}
+	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&ps, &doc)) {
+		syntax_error(path, &ps, text, len, err);
+		goto out_parser;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		yaml_mark_t m = { 0 };
+		fail(&c, m, "no sweep in the file (expected a mapping with topologies, workloads, policies, loads and seeds)");
+		goto out_doc;
+	}
+	if (!yaml_parser_load(&ps, &extra)) {
+		syntax_error(path, &ps, text, len, err);
+		goto out_doc;
+	}
+	if (yaml_document_get_root_node(&extra)) {
+		fail(&c, yaml_document_get_root_node(&extra)->start_mark, "a second YAML document (expected one sweep per file)");
+		yaml_document_delete(&extra);
+		goto out_doc;
+	}
+	yaml_document_delete(&extra);
+	ok = parse_top(&c, s, root);
+out_doc:
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&ps);
+out_text:
+	g_free(text);
+	if (!ok) {
+		ss_sweep_spec_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ss_sweep_spec_free(struct ss_sweep_spec *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->nr_topos; i++) {
+		g_free(s->topo_files[i].as_written);
+		g_free(s->topo_files[i].path);
+		ss_topology_free(s->topos[i]);
+	}
+	for (unsigned i = 0; i < s->nr_wls; i++) {
+		g_free(s->wl_files[i].as_written);
+		g_free(s->wl_files[i].path);
+		ss_workload_free(s->wls[i]);
+	}
+	g_free(s->topo_files);
+	g_free(s->wl_files);
+	g_free(s->topos);
+	g_free(s->wls);
+	g_strfreev(s->policies);
+	g_free(s->loads);
+	g_free(s->seeds);
+	for (unsigned i = 0; i < s->nr_sets; i++) {
+		g_free(s->sets[i].key);
+		g_strfreev(s->sets[i].values);
+	}
+	g_free(s->sets);
+	g_free(s->set_order);
+	g_free(s->sched_features);
+	g_free(s->nodes);
+	g_free(s->file);
+	g_free(s);
+}
+
+uint64_t ss_sweep_nr_points(const struct ss_sweep_spec *s)
+{
+	return s->nr_points;
+}
+
+/* ---------------------------------------------------------------- points */
+
+/* Canonical grid order: topology, workload, set combination, policy, load, seed (fastest). */
+struct point {
+	unsigned topo, wl, policy, load, seed;
+	uint64_t combo;
+};
+
+static struct point point_of(const struct ss_sweep_spec *s, uint64_t idx)
+{
+	struct point p;
+	p.seed = (unsigned)(idx % s->nr_seeds);
+	idx /= s->nr_seeds;
+	p.load = (unsigned)(idx % s->nr_loads);
+	idx /= s->nr_loads;
+	p.policy = (unsigned)(idx % s->nr_policies);
+	idx /= s->nr_policies;
+	p.combo = idx % s->nr_combos;
+	idx /= s->nr_combos;
+	p.wl = (unsigned)(idx % s->nr_wls);
+	p.topo = (unsigned)(idx / s->nr_wls);
+	return p;
+}
+
+/* Value index of set i in combination combo: the last set varies fastest. */
+static unsigned set_value(const struct ss_sweep_spec *s, uint64_t combo, unsigned i)
+{
+	for (unsigned j = s->nr_sets; j-- > i + 1;)
+		combo /= s->sets[j].nr_values;
+	return (unsigned)(combo % s->sets[i].nr_values);
+}
+
+static void append_esc(GString *k, const char *v)
+{
+	for (; v && *v; v++) {
+		if (*v == '|' || *v == '\\' || *v == ';' || *v == '=')
+			g_string_append_c(k, '\\');
+		g_string_append_c(k, *v);
+	}
+}
+
+static void key_part(GString *k, const char *name, const char *v)
+{
+	if (k->len)
+		g_string_append_c(k, '|');
+	g_string_append(k, name);
+	g_string_append_c(k, '=');
+	append_esc(k, v);
+}
+
+char *ss_sweep_point_key(const struct ss_sweep_spec *s, uint64_t idx)
+{
+	struct point p = point_of(s, idx);
+	GString *k = g_string_new(NULL);
+	char num[64];
+	key_part(k, "topology", s->topo_files[p.topo].as_written);
+	key_part(k, "workload", s->wl_files[p.wl].as_written);
+	key_part(k, "policy", s->policies[p.policy]);
+	snprintf(num, sizeof num, "%u", s->loads[p.load]);
+	key_part(k, "load_x100", num);
+	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->seeds[p.seed]);
+	key_part(k, "seed", num);
+	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->duration_ns);
+	key_part(k, "duration_ns", num);
+	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->warmup_ns);
+	key_part(k, "warmup_ns", num);
+	key_part(k, "sched_features", s->sched_features);
+	key_part(k, "nodes", s->nodes);
+	key_part(k, "set", NULL);
+	for (unsigned j = 0; j < s->nr_sets; j++) {
+		unsigned i = s->set_order[j];
+		if (j)
+			g_string_append_c(k, ';');
+		append_esc(k, s->sets[i].key);
+		g_string_append_c(k, '=');
+		append_esc(k, s->sets[i].values[set_value(s, p.combo, i)]);
+	}
+	return g_string_free(k, FALSE);
+}
+
+bool ss_sweep_parse_shard(const char *text, unsigned *k, unsigned *n, GError **err)
+{
+	guint64 a, b;
+	gchar **parts = g_strsplit(text, "/", -1);
+	bool ok = g_strv_length(parts) == 2 && g_ascii_string_to_unsigned(parts[0], 10, 1, 1000000, &a, NULL) &&
+		  g_ascii_string_to_unsigned(parts[1], 10, 1, 1000000, &b, NULL) && a <= b;
+	g_strfreev(parts);
+	if (!ok) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--shard '%s': expected K/N with 1 <= K <= N <= 1000000, e.g. 1/4", text);
+		return false;
+	}
+	*k = (unsigned)a;
+	*n = (unsigned)b;
+	return true;
+}
+
+/* The record of a finished point: coordinates, then every metric of compare's table. */
+static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const struct ss_results *r)
+{
+	struct point p = point_of(s, idx);
+	cJSON *o = cJSON_CreateObject();
+	char *key = ss_sweep_point_key(s, idx);
+	cJSON_AddStringToObject(o, "key", key);
+	g_free(key);
+	cJSON_AddStringToObject(o, "topology", s->topos[p.topo]->name ? s->topos[p.topo]->name : "");
+	cJSON_AddStringToObject(o, "topology_file", s->topo_files[p.topo].as_written);
+	cJSON_AddStringToObject(o, "workload", ss_workload_name(s->wls[p.wl]));
+	cJSON_AddStringToObject(o, "workload_file", s->wl_files[p.wl].as_written);
+	cJSON_AddStringToObject(o, "policy", s->policies[p.policy]);
+	cJSON_AddNumberToObject(o, "load_pct", s->loads[p.load] / 100.0);
+	cJSON_AddNumberToObject(o, "seed", (double)s->seeds[p.seed]);
+	cJSON *set = cJSON_AddObjectToObject(o, "set");
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		cJSON_AddStringToObject(set, s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
+	cJSON_AddNumberToObject(o, "duration_ns", (double)s->duration_ns);
+	cJSON_AddNumberToObject(o, "warmup_ns", (double)s->warmup_ns);
+	if (s->sched_features)
+		cJSON_AddStringToObject(o, "sched_features", s->sched_features);
+	else
+		cJSON_AddNullToObject(o, "sched_features");
+	if (s->nodes)
+		cJSON_AddStringToObject(o, "nodes", s->nodes);
+	else
+		cJSON_AddNullToObject(o, "nodes");
+	cJSON *g = cJSON_AddObjectToObject(o, "grid");
+	cJSON_AddNumberToObject(g, "point", (double)idx);
+	cJSON_AddNumberToObject(g, "topology", p.topo);
+	cJSON_AddNumberToObject(g, "workload", p.wl);
+	cJSON_AddNumberToObject(g, "set", (double)p.combo);
+	cJSON_AddNumberToObject(g, "policy", p.policy);
+	cJSON_AddStringToObject(o, "simsched_version", SS_VERSION_STRING);
+	cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
+		const struct ss_cmp_metric_info *mi = ss_cmp_metric_info((enum ss_cmp_metric)i);
+		cJSON_AddNumberToObject(m, mi->name, mi->value(r));
+	}
+	cJSON *wm = cJSON_AddObjectToObject(o, "workload_metric");   /* what metrics.workload is */
+	cJSON_AddStringToObject(wm, "name", r->metric_name ? r->metric_name : "");
+	cJSON_AddStringToObject(wm, "unit", r->metric_unit ? r->metric_unit : "");
+	cJSON_AddBoolToObject(wm, "higher_is_better", r->higher_is_better != 0);
+	cJSON *cnt = cJSON_AddObjectToObject(o, "counts");
+	cJSON_AddNumberToObject(cnt, "transactions", (double)r->transactions);
+	cJSON_AddNumberToObject(cnt, "wakeups", (double)r->wakeups);
+	cJSON_AddNumberToObject(cnt, "migrations", (double)r->migrations);
+	cJSON_AddNumberToObject(cnt, "sis_calls", (double)r->sis_calls);
+	cJSON_AddNumberToObject(cnt, "sic_calls", (double)r->sic_calls);
+	cJSON_AddNumberToObject(cnt, "sic_probes", (double)r->sic_probes);
+	cJSON_AddNumberToObject(cnt, "sic_found", (double)r->sic_found);
+	cJSON_AddNumberToObject(cnt, "events", (double)r->events);
+	char *txt = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	char *line = g_strconcat(txt, "\n", NULL);
+	cJSON_free(txt);
+	return line;
+}
+
+/* ---------------------------------------------------------------- resume */
+
+/*
+ * Read the existing file on fd: every complete line must be a record; its
+ * keys go to *done. A last line without '\n' is cut off (after the check).
+ */
+static bool read_existing(int fd, const char *path, GHashTable *done, uint64_t *torn, GError **err)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: not a regular file (expected a sweep result file)", path);
+		return false;
+	}
+	size_t size = (size_t)st.st_size, got = 0;
+	char *buf = g_malloc(size + 1);
+	while (got < size) {
+		ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read: %s", path, n < 0 ? g_strerror(errno) : "short read");
+			g_free(buf);
+			return false;
+		}
+		got += (size_t)n;
+	}
+	buf[size] = '\0';
+	size_t complete = size;
+	while (complete && buf[complete - 1] != '\n')
+		complete--;
+	unsigned line = 0;
+	for (size_t off = 0; off < complete;) {
+		char *nl = memchr(buf + off, '\n', complete - off);
+		*nl = '\0';
+		line++;
+		char *key = ss_sweep_record_key(buf + off);
+		if (!key) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s:%u: not a sweep record (expected one JSON object with \"key\" and \"metrics\" per line; the file is left as it is)",
+				    path, line);
+			g_free(buf);
+			return false;
+		}
+		g_hash_table_add(done, key);
+		off = (size_t)(nl - buf) + 1;
+	}
+	g_free(buf);
+	*torn = size - complete;
+	if (complete < size && ftruncate(fd, (off_t)complete) != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot cut off the torn last line: %s", path, g_strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- running */
+
+struct run_ctx {
+	const struct ss_sweep_spec *s;
+	const uint32_t *todo;     /* point indices, ascending */
+	uint64_t nr_todo;
+	gint next;                /* next todo entry to take (atomic) */
+	gint stop;                /* set on the first failure (atomic) */
+	GAsyncQueue *lines;       /* finished records for the writer; SENTINEL ends */
+	GMutex lock;
+	uint64_t fail_idx;
+	GError *fail_err;         /* the failed run of the lowest point index */
+	/* writer */
+	int fd;
+	const char *path;
+	GError *write_err;
+	uint64_t written;
+	const struct ss_sweep_opts *o;
+};
+
+static char SENTINEL[] = "";
+
+static void record_failure(struct run_ctx *x, uint64_t idx, GError *e)
+{
+	g_mutex_lock(&x->lock);
+	if (!x->fail_err || idx < x->fail_idx) {
+		g_clear_error(&x->fail_err);
+		x->fail_err = e;
+		x->fail_idx = idx;
+	} else {
+		g_error_free(e);
+	}
+	g_mutex_unlock(&x->lock);
+	g_atomic_int_set(&x->stop, 1);
+}
+
+static void describe_point(const struct ss_sweep_spec *s, uint64_t idx, GString *d)
+{
+	struct point p = point_of(s, idx);
+	g_string_append_printf(d, "point %" G_GUINT64_FORMAT " (topology %s, workload %s, policy %s, load %.2f%%, seed %" G_GUINT64_FORMAT,
+			       idx, s->topo_files[p.topo].as_written, s->wl_files[p.wl].as_written, s->policies[p.policy],
+			       s->loads[p.load] / 100.0, s->seeds[p.seed]);
+	for (unsigned i = 0; i < s->nr_sets; i++)
+		g_string_append_printf(d, ", %s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
+	g_string_append_c(d, ')');
+}
+
+static bool run_point(struct run_ctx *x, uint64_t idx)
+{
+	const struct ss_sweep_spec *s = x->s;
+	struct point p = point_of(s, idx);
+	struct ss_run_config c = { 0 };
+	GError *e = NULL;
+
+	c.topo = s->topos[p.topo];
+	c.wl = s->wls[p.wl];
+	c.policy = s->policies[p.policy];
+	c.sched_features = s->sched_features;
+	c.nodes = s->nodes;
+	c.load_pct_x100 = s->loads[p.load];
+	c.seed = s->seeds[p.seed];
+	c.duration_ns = s->duration_ns;
+	c.warmup_ns = s->warmup_ns;
+	ss_params_defaults(&c.params, c.topo);
+	for (unsigned i = 0; i < s->nr_sets; i++) {
+		g_autofree char *as = g_strdup_printf("%s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
+		if (!ss_params_set(&c.params, c.policy, as, &e)) {
+			record_failure(x, idx, e);
+			return false;
+		}
+	}
+	struct ss_results *r = ss_simulate(&c, &e);
+	if (!r) {
+		record_failure(x, idx, e);
+		return false;
+	}
+	g_async_queue_push(x->lines, make_record(s, idx, r));
+	ss_results_free(r);
+	return true;
+}
+
+/* A pool task: take points until none is left or the sweep stops. */
+static void worker(gpointer data, gpointer user)
+{
+	struct run_ctx *x = user;
+	for (;;) {
+		if (g_atomic_int_get(&x->stop))
+			return;
+		gint i = g_atomic_int_add(&x->next, 1);
+		if ((uint64_t)i >= x->nr_todo)
+			return;
+		run_point(x, x->todo[i]);
+	}
+}
+
+static bool write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The single writer: one record per write(2), made durable before the next. */
+static gpointer writer(gpointer data)
+{
+	struct run_ctx *x = data;
+	for (;;) {
+		char *line = g_async_queue_pop(x->lines);
+		if (line == SENTINEL)
+			break;
+		if (!x->write_err) {
+			if (!write_all(x->fd, line, strlen(line)) || fsync(x->fd) != 0) {
+				g_set_error(&x->write_err, SS_ERROR, SS_ERROR_IO, "%s: cannot write a record: %s", x->path,
+					    g_strerror(errno));
+				g_atomic_int_set(&x->stop, 1);
+			} else {
+				x->written++;
+				if (x->o->progress)
+					x->o->progress(x->o->progress_ctx, (unsigned)x->written, (unsigned)x->nr_todo);
+			}
+		}
+		g_free(line);
+	}
+	return NULL;
+}
+
+bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, struct ss_sweep_stats *st,
+		  GError **err)
+{
+	struct ss_sweep_stats dummy;
+	unsigned k = o->shard_n ? o->shard_k : 1, n = o->shard_n ? o->shard_n : 1;
+	bool ok = false;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	st->grid = s->nr_points;
+	if (k < 1 || k > n) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "shard %u/%u: expected 1 <= K <= N", k, n);
+		return false;
+	}
+	int fd = open(o->out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (o->resume ? 0 : O_EXCL), 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "%s exists (give --resume to continue that sweep, or another --out file)", o->out_path);
+		else
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot open for writing: %s", o->out_path, g_strerror(errno));
+		return false;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "%s: another sweep is writing this file (%s)", o->out_path,
+			    g_strerror(errno));
+		close(fd);
+		return false;
+	}
+	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);   /* lookups only */
+	GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	struct run_ctx x = { .s = s, .fd = fd, .path = o->out_path, .o = o };
+
+	if (o->resume) {
+		/* read with a second descriptor: fd is write-only (O_APPEND) */
+		int rfd = open(o->out_path, O_RDWR | O_CLOEXEC);
+		bool rok = rfd >= 0 && read_existing(rfd, o->out_path, done, &st->torn_bytes, err);
+		if (rfd < 0)
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot open for reading: %s", o->out_path, g_strerror(errno));
+		if (rfd >= 0)
+			close(rfd);
+		if (!rok)
+			goto out;
+	}
+	for (uint64_t i = (uint64_t)(k - 1); i < s->nr_points; i += n) {
+		st->shard++;
+		if (g_hash_table_size(done)) {
+			char *key = ss_sweep_point_key(s, i);
+			bool found = g_hash_table_contains(done, key);
+			g_free(key);
+			if (found) {
+				st->done_before++;
+				continue;
+			}
+		}
+		uint32_t v = (uint32_t)i;
+		g_array_append_val(todo, v);
+	}
+	st->foreign = g_hash_table_size(done) - st->done_before;
+	x.todo = (const uint32_t *)(void *)todo->data;
+	x.nr_todo = todo->len;
+	x.lines = g_async_queue_new();
+	g_mutex_init(&x.lock);
+	GThread *wt = g_thread_new("sweep-writer", writer, &x);
+	unsigned jobs = o->jobs ? o->jobs : g_get_num_processors();
+	if (jobs > x.nr_todo)
+		jobs = x.nr_todo ? (unsigned)x.nr_todo : 1;
+	GError *perr = NULL;
+	GThreadPool *pool = g_thread_pool_new(worker, &x, (gint)jobs, TRUE, &perr);
+	if (pool) {
+		for (unsigned j = 0; j < jobs; j++)
+			g_thread_pool_push(pool, GUINT_TO_POINTER(j + 1), NULL);
+		g_thread_pool_free(pool, FALSE, TRUE);   /* wait for the points in flight */
+	}
+	g_async_queue_push(x.lines, SENTINEL);
+	g_thread_join(wt);
+	g_async_queue_unref(x.lines);
+	g_mutex_clear(&x.lock);
+	st->ran = x.written;
+	if (!pool) {
+		g_propagate_error(err, perr);
+	} else if (x.write_err) {
+		g_propagate_error(err, x.write_err);
+		g_clear_error(&x.fail_err);
+	} else if (x.fail_err) {
+		GString *d = g_string_new(NULL);
+		describe_point(s, x.fail_idx, d);
+		g_propagate_prefixed_error(err, x.fail_err, "%s: ", d->str);
+		g_string_free(d, TRUE);
+	} else {
+		ok = true;
+	}
+out:
+	g_array_free(todo, TRUE);
+	g_hash_table_destroy(done);
+	close(fd);
+	return ok;
+}
