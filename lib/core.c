@@ -29,6 +29,11 @@ static inline uint64_t speed_to_wall(uint64_t speed, uint64_t work)
 
 static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 {
+	/* the same quotient without a 128-bit division where it fits 64 bits */
+	if (speed == UINT64_C(1) << 32)
+		return wall;
+	if (!(wall >> 32))
+		return (wall << 32) / speed;
 	return (uint64_t)(((unsigned __int128)wall << 32) / speed);
 }
 
@@ -1481,7 +1486,7 @@ static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 	p->wall_end = 0;
 	if (p->run_work) {
 		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
-		uint32_t bw = sim->plan->task[p->id].mem_bw_mbps;
+		uint32_t bw = p->mem_bw_mbps;   /* the plan's, copied at init */
 
 		if (bw && sim->measuring)
 			sim->res->mem_traffic_bytes += p->run_work * bw / 1000;

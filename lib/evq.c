@@ -1,10 +1,17 @@
 /*
- * The event queue: a 4-ary min-heap of (time, key, event) slots, the events
+ * The event queue: a 4-ary min-heap of (time, key, id) slots, the events
  * embedded in their owners, ordered by (time, class, cpu, sequence). The keys
- * live in the heap array itself, so sifting never dereferences an event;
- * capacity is fixed at init (every event that can exist is embedded
- * somewhere), so the hot path never allocates; cancel and reschedule are
- * O(log n) through the event's heap_idx.
+ * live in the heap array itself, so sifting never dereferences an event.
+ * A queued event holds a slot id (ev->heap_idx) for as long as it is queued;
+ * the id's heap position lives in the dense array pos[], so moving a slot
+ * writes 4 bytes next to the heap instead of a field of an event somewhere
+ * in the task or runqueue arrays (at thousands of CPUs that write was a
+ * cache miss per heap level). Capacity is fixed at init (every event that
+ * can exist is embedded somewhere), so the hot path never allocates; cancel
+ * and reschedule are O(log n) through pos[].
+ *
+ * (time, key) is unique (the key ends in a sequence number), so the order of
+ * pops is the same as with any other correct priority queue.
  */
 #include "ss_sched.h"
 
@@ -12,22 +19,23 @@
 
 #define ARITY 4
 
-static inline bool slot_before(const struct ss_evq_slot *a, const struct ss_evq_slot *b)
+static inline unsigned __int128 prio(const struct ss_evq_slot *a)
 {
-	return a->time < b->time || (a->time == b->time && a->key < b->key);
+	return ((unsigned __int128)a->time << 64) | a->key;
 }
 
 static inline void heap_put(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
 	q->heap[i] = s;
-	s.ev->heap_idx = i;
+	q->pos[s.id] = i;
 }
 
 static void sift_up(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
+	unsigned __int128 sp = prio(&s);
 	while (i > 0) {
 		uint32_t parent = (i - 1) / ARITY;
-		if (!slot_before(&s, &q->heap[parent]))
+		if (sp >= prio(&q->heap[parent]))
 			break;
 		heap_put(q, i, q->heap[parent]);
 		i = parent;
@@ -35,9 +43,30 @@ static void sift_up(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 	heap_put(q, i, s);
 }
 
-static inline unsigned __int128 prio(const struct ss_evq_slot *a)
+/* The child of i with the smallest priority; i must have a child. */
+static inline uint32_t min_child(const struct ss_evq *q, uint32_t first, uint32_t n, unsigned __int128 *mpp)
 {
-	return ((unsigned __int128)a->time << 64) | a->key;
+	uint32_t m = first;
+	unsigned __int128 mp = prio(&q->heap[first]);
+	if (first + ARITY <= n) {
+		/* all four children: select the minimum without branches */
+		for (uint32_t c = first + 1; c < first + ARITY; c++) {
+			unsigned __int128 cp = prio(&q->heap[c]);
+			bool lt = cp < mp;
+			m = lt ? c : m;
+			mp = lt ? cp : mp;
+		}
+	} else {
+		for (uint32_t c = first + 1; c < n; c++) {
+			unsigned __int128 cp = prio(&q->heap[c]);
+			if (cp < mp) {
+				m = c;
+				mp = cp;
+			}
+		}
+	}
+	*mpp = mp;
+	return m;
 }
 
 static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
@@ -49,25 +78,7 @@ static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 		unsigned __int128 mp;
 		if (first >= n)
 			break;
-		m = first;
-		mp = prio(&q->heap[first]);
-		if (first + ARITY <= n) {
-			/* all four children: select the minimum without branches */
-			for (uint32_t c = first + 1; c < first + ARITY; c++) {
-				unsigned __int128 cp = prio(&q->heap[c]);
-				bool lt = cp < mp;
-				m = lt ? c : m;
-				mp = lt ? cp : mp;
-			}
-		} else {
-			for (uint32_t c = first + 1; c < n; c++) {
-				unsigned __int128 cp = prio(&q->heap[c]);
-				if (cp < mp) {
-					m = c;
-					mp = cp;
-				}
-			}
-		}
+		m = min_child(q, first, n, &mp);
 		if (mp >= sp)
 			break;
 		heap_put(q, i, q->heap[m]);
@@ -80,6 +91,12 @@ void ss_evq_init(struct ss_evq *q, uint32_t cap)
 {
 	q->cap = cap ? cap : 1;
 	q->heap = g_new0(struct ss_evq_slot, q->cap);
+	q->pos = g_new0(uint32_t, q->cap);
+	q->ev_of = g_new0(struct ss_event *, q->cap);
+	q->free_id = g_new(uint32_t, q->cap);
+	for (uint32_t i = 0; i < q->cap; i++)
+		q->free_id[i] = q->cap - 1 - i;   /* ids handed out from 0 up */
+	q->nr_free = q->cap;
 	q->nr = 0;
 	q->seq = 0;
 }
@@ -87,25 +104,36 @@ void ss_evq_init(struct ss_evq *q, uint32_t cap)
 void ss_evq_destroy(struct ss_evq *q)
 {
 	g_free(q->heap);
+	g_free(q->pos);
+	g_free(q->ev_of);
+	g_free(q->free_id);
 	q->heap = NULL;
-	q->nr = q->cap = 0;
+	q->pos = q->free_id = NULL;
+	q->ev_of = NULL;
+	q->nr = q->cap = q->nr_free = 0;
 }
 
 /* Re-place slot i after its key changed. */
 static void fix(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 {
-	if (i > 0 && slot_before(&s, &q->heap[(i - 1) / ARITY]))
+	if (i > 0 && prio(&s) < prio(&q->heap[(i - 1) / ARITY]))
 		sift_up(q, i, s);
 	else
 		sift_down(q, i, s);
 }
 
+static inline void release(struct ss_evq *q, struct ss_event *ev)
+{
+	q->free_id[q->nr_free++] = ev->heap_idx;
+	ev->heap_idx = SS_EV_IDLE;
+}
+
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
 {
-	uint32_t i = ev->heap_idx;
-	if (i == SS_EV_IDLE)
+	if (ev->heap_idx == SS_EV_IDLE)
 		return;
-	ev->heap_idx = SS_EV_IDLE;
+	uint32_t i = q->pos[ev->heap_idx];
+	release(q, ev);
 	q->nr--;
 	if (i == q->nr)
 		return;
@@ -120,12 +148,15 @@ void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned
 	ev->key = ((uint64_t)cls << 56) | ((uint64_t)(cpu & 0xffff) << 40) | (q->seq++ & ((UINT64_C(1) << 40) - 1));
 	s.time = t;
 	s.key = ev->key;
-	s.ev = ev;
 	if (ev->heap_idx != SS_EV_IDLE) {
-		fix(q, ev->heap_idx, s);   /* move in place */
+		s.id = ev->heap_idx;
+		fix(q, q->pos[s.id], s);   /* move in place */
 		return;
 	}
-	g_assert(q->nr < q->cap);
+	g_assert(q->nr < q->cap && q->nr_free);
+	s.id = q->free_id[--q->nr_free];
+	q->ev_of[s.id] = ev;
+	ev->heap_idx = s.id;
 	sift_up(q, q->nr++, s);
 }
 
@@ -133,9 +164,12 @@ struct ss_event *ss_evq_pop(struct ss_evq *q)
 {
 	if (!q->nr)
 		return NULL;
-	struct ss_event *ev = q->heap[0].ev;
-	ev->heap_idx = SS_EV_IDLE;
-	if (--q->nr)
+	struct ss_event *ev = q->ev_of[q->heap[0].id];
+	release(q, ev);
+	if (--q->nr) {
 		sift_down(q, 0, q->heap[q->nr]);
+		/* the next event is usually the next one handled: start loading it */
+		__builtin_prefetch(q->ev_of[q->heap[0].id]);
+	}
 	return ev;
 }

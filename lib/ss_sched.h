@@ -43,8 +43,9 @@ enum ss_ev_class {
 
 /*
  * An event is embedded in its owner (a task, a CPU or the simulation): the
- * queue holds pointers, so nothing is allocated per event. heap_idx is its
- * slot in the heap, SS_EV_IDLE when not queued; cancelling is O(log n).
+ * queue holds pointers, so nothing is allocated per event. heap_idx is the
+ * queue's slot id of a queued event (its heap position is the queue's
+ * pos[heap_idx]), SS_EV_IDLE when not queued; cancelling is O(log n).
  */
 #define SS_EV_IDLE UINT32_MAX
 struct ss_event {
@@ -57,12 +58,15 @@ struct ss_event {
 
 struct ss_evq_slot {
 	uint64_t time, key;
-	struct ss_event *ev;
+	uint32_t id;        /* slot id: pos[id] is this slot's heap index, ev_of[id] its event */
 };
 
 struct ss_evq {
 	struct ss_evq_slot *heap;
-	uint32_t nr, cap;
+	uint32_t *pos;             /* cap: heap index of each slot id in use */
+	struct ss_event **ev_of;   /* cap: event of each slot id in use */
+	uint32_t *free_id;         /* stack of nr_free unused slot ids */
+	uint32_t nr, cap, nr_free;
 	uint64_t seq;
 };
 

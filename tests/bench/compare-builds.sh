@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Output identity between two builds: runs a matrix of machines, workloads,
+# policies and loads on both and compares the JSON results, ignoring only
+# engine.events (the number of events an engine needs is not a result).
+# Exits 1 on the first difference set, printing which runs differ.
+#   tests/bench/compare-builds.sh OLD_BUILD NEW_BUILD [quick|full]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+old=$1/simsched new=$2/simsched mode=${3:-full}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+run_pair() {   # name, args...
+	local name=$1; shift
+	"$old" run "$@" --quiet --json "$tmp/a.json" 2>"$tmp/a.err"; local ra=$?
+	"$new" run "$@" --quiet --json "$tmp/b.json" 2>"$tmp/b.err"; local rb=$?
+	n=$((n + 1))
+	if [ $ra -ne $rb ] || ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
+		echo "DIFF exit/stderr: $name ($ra vs $rb)"; fail=1; return
+	fi
+	[ $ra -ne 0 ] && return
+	if ! python3 - "$tmp/a.json" "$tmp/b.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a["engine"].pop("events", None); b["engine"].pop("events", None)
+sys.exit(0 if json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True) else 1)
+PY
+	then echo "DIFF json: $name"; fail=1; fi
+	# byte identity apart from the events line
+	if ! diff -q <(grep -v '"events"' "$tmp/a.json") <(grep -v '"events"' "$tmp/b.json") >/dev/null; then
+		echo "DIFF bytes: $name"; fail=1
+	fi
+}
+T=$root/topologies W=$root/workloads
+if [ "$mode" = quick ]; then
+	topos="kunpeng920 xeon6148"; pols="sis_util sis_prop"; loads="50% 100% 200%"; dur=30ms
+else
+	topos="kunpeng920 xeon6148 epyc7713-nps4 desktop-8c16t spr224"
+	pols="sis_util sis_prop sis_util_linear sis_clear_target full_scan prev_cpu burst_threshold"
+	loads="25% 100% 200%"; dur=40ms
+fi
+for t in $topos; do for p in $pols; do for l in $loads; do
+	run_pair "$t netperf-tcp-rr $p $l" -t $T/$t.yaml -w $W/netperf-tcp-rr.yaml -p $p --load $l --warmup 10ms --duration $dur
+done; done; done
+for t in kunpeng920 xeon6148; do for w in $W/*.yaml $W/rt-app/*.json; do for p in sis_util sis_prop; do
+	run_pair "$t $(basename $w) $p" -t $T/$t.yaml -w $w -p $p --warmup 10ms --duration $dur
+done; done; done
+run_pair "kunpeng920 tcp-rr 100% seed 7 1s" -t $T/kunpeng920.yaml -w $W/netperf-tcp-rr.yaml --load 100% --seed 7 --warmup 0 --duration 200ms
+echo "$n runs compared: $([ $fail = 0 ] && echo identical || echo DIFFERENT)"
+exit $fail
