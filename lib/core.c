@@ -354,38 +354,72 @@ void ss_timer_fired(struct ss_rq *rq, uint64_t expires)
 	}
 }
 
-/* tick_nohz_get_sleep_length() with the tick stopped: the next timer armed on this CPU, ns from now. */
+/*
+ * tick_nohz_get_sleep_length(): the next sleep timer armed on this CPU, ns
+ * from now; without one, the next tick (one jiffy): the timers a real idle
+ * CPU has besides the workload's are not modelled, and menu keeps the tick
+ * when it predicts less than a jiffy.
+ */
 static uint64_t next_timer_ns(const struct ss_sim *sim, const struct ss_rq *rq)
 {
 	uint64_t next = UINT64_MAX;
 	for (int i = 0; i < 4; i++)
 		if (rq->timer_slot[i] && rq->timer_slot[i] < next)
 			next = rq->timer_slot[i];
-	return next == UINT64_MAX ? UINT64_MAX : next > sim->now ? next - sim->now : 0;
+	if (next == UINT64_MAX)
+		return sim->tick_nsec;
+	return next > sim->now ? next - sim->now : 0;
 }
 
 #define RESIDENCY_THRESHOLD_NS 15000   /* menu.c v6.6 */
+#define MENU_RESOLUTION 1024u          /* menu.c: RESOLUTION */
+#define MENU_DECAY 8u                  /* menu.c: DECAY */
+#define MENU_MAX_INTERESTING 50000000u /* menu.c: MAX_INTERESTING, 50 ms in ns */
+
+/* which_bucket(), menu.c v6.6 (no iowaiters: buckets 0..5) */
+static unsigned menu_which_bucket(uint64_t duration_ns)
+{
+	if (duration_ns < 10000)
+		return 0;
+	if (duration_ns < 100000)
+		return 1;
+	if (duration_ns < 1000000)
+		return 2;
+	if (duration_ns < 10000000)
+		return 3;
+	if (duration_ns < 100000000)
+		return 4;
+	return 5;
+}
 
 /*
  * menu_select() (drivers/cpuidle/governors/menu.c v6.6): the predicted idle
- * length is the typical interval, bounded by the next timer on this CPU when
- * the typical interval is above RESIDENCY_THRESHOLD_NS (the correction factor
- * is taken as 1: it starts there and its adaptation is not modelled); no PM
- * QoS latency limit. The deepest state whose target residency fits wins; a
- * polling state 0 is left for the next state unless a timer is due before
- * that state pays off.
+ * length is the typical interval, bounded — when it is above
+ * RESIDENCY_THRESHOLD_NS — by the next timer event scaled by the bucket's
+ * correction factor (which menu_update() keeps as the measured / predicted
+ * ratio); no PM QoS latency limit. The deepest state whose target residency
+ * fits wins; a polling state 0 is left for the next state unless a timer is
+ * due before that state pays off.
  */
-static int menu_select(const struct ss_sim *sim, const struct ss_rq *rq)
+static int menu_select(const struct ss_sim *sim, struct ss_rq *rq)
 {
 	const struct ss_topology *t = sim->topo;
 	uint64_t typical = menu_typical_interval(rq);
 	uint64_t predicted = typical * 1000, next_timer = UINT64_MAX;
 	int idx = -1;
 
+	rq->menu_next_timer = UINT64_MAX;
+	rq->menu_bucket = 5;
 	if (predicted > RESIDENCY_THRESHOLD_NS) {
+		uint64_t timer_us;
 		next_timer = next_timer_ns(sim, rq);
-		if (next_timer < predicted)
-			predicted = next_timer;
+		rq->menu_next_timer = next_timer;
+		rq->menu_bucket = (uint8_t)menu_which_bucket(next_timer);
+		timer_us = (uint64_t)(((unsigned __int128)MENU_RESOLUTION * MENU_DECAY * 1000 / 2 +
+				       (unsigned __int128)next_timer * rq->menu_correction[rq->menu_bucket]) /
+				      ((uint64_t)MENU_RESOLUTION * MENU_DECAY * 1000));
+		if (timer_us * 1000 < predicted)
+			predicted = timer_us * 1000;
 	}
 	if (t->nr_idle_states <= 1 || next_timer < t->idle_state[1].target_residency_ns)
 		return 0;
@@ -401,6 +435,21 @@ static int menu_select(const struct ss_sim *sim, const struct ss_rq *rq)
 		idx = (int)i;
 	}
 	return idx < 0 ? 0 : idx;
+}
+
+/* menu_update() (menu.c v6.6): the correction factor of the bucket, from the measured idle period. */
+static void menu_update(struct ss_rq *rq, uint64_t measured_ns)
+{
+	uint32_t f;
+	if (rq->menu_next_timer == UINT64_MAX)
+		return;   /* no timer-based prediction was made for this period */
+	f = rq->menu_correction[rq->menu_bucket];
+	f -= f / MENU_DECAY;
+	if (rq->menu_next_timer > 0 && measured_ns < MENU_MAX_INTERESTING)
+		f += (uint32_t)((uint64_t)MENU_RESOLUTION * measured_ns / rq->menu_next_timer);
+	else
+		f += MENU_RESOLUTION;
+	rq->menu_correction[rq->menu_bucket] = f;
 }
 
 static void idle_state_enter(struct ss_sim *sim, struct ss_rq *rq)
@@ -424,6 +473,7 @@ uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi)
 		polling = st->polling;
 		c = st->exit_latency_ns;
 		/* menu_update(): the measured idle period, µs */
+		menu_update(rq, sim->now - rq->idle_entry);
 		us = (sim->now - rq->idle_entry) / 1000;
 		rq->menu_intervals[rq->menu_ptr] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 		rq->menu_ptr = (uint8_t)((rq->menu_ptr + 1) & 7);
@@ -1981,6 +2031,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = rq->ev_stop.owner = c;
 		rq->cur_speed = rq->speed_num;
 		rq->cur_smt_f = rq->cur_bw_f = 1024;
+		for (unsigned b = 0; b < G_N_ELEMENTS(rq->menu_correction); b++)
+			rq->menu_correction[b] = MENU_RESOLUTION * MENU_DECAY;   /* menu_enable_device() */
 		rq->idle_state = -1;
 	}
 	sim->core_busy = g_new0(uint16_t, t->nr_cores ? t->nr_cores : 1);

@@ -206,6 +206,9 @@ struct ss_rq {
 	uint8_t menu_ptr;              /* next slot of menu_intervals */
 	uint64_t idle_entry;           /* ns: when the current idle period began */
 	uint32_t menu_intervals[8];    /* µs: the last 8 idle periods (menu governor's data->intervals) */
+	uint32_t menu_correction[6];   /* menu's correction_factor[] per next-timer bucket, RESOLUTION × DECAY = 1.0 */
+	uint8_t menu_bucket;           /* bucket of the current idle period */
+	uint64_t menu_next_timer;      /* ns: next timer event seen at idle entry */
 	uint64_t timer_slot[4];        /* ns: expiry of sleep timers armed on this CPU (0 = free slot), for the
 	                                  governor's next-timer bound; more than 4 pending are not tracked */
 	uint64_t lock_free_at;         /* ns: rq->__lock is free from then on (direct remote enqueues) */
