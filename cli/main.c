@@ -353,6 +353,11 @@ static int cmd_run(int argc, char **argv)
 	if (json_path) {
 		/* refuse before simulating, rather than lose the run at the end */
 		g_autofree char *dir = g_path_get_dirname(json_path);
+		if (!*json_path) {
+			fprintf(stderr, "simsched: --json: an empty file name (give the result file's path)\n");
+			g_strfreev(sets);
+			return 2;
+		}
 		if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || access(dir, W_OK) != 0 ||
 		    g_file_test(json_path, G_FILE_TEST_IS_DIR)) {
 			fprintf(stderr, "simsched: --json %s: cannot write there (directory missing or not writable, or a directory of that name)\n",

@@ -3,6 +3,7 @@
  * grid, the result file and the merge live in lib/sweep.c and lib/report.c
  * (docs/sweeps.md).
  */
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,6 +137,21 @@ int ss_cli_report(int argc, char **argv)
 		fprintf(stderr, "simsched: --policies: no policy named\n");
 		g_strfreev(pols);
 		return 2;
+	}
+	if (out) {
+		GStatBuf so, si;
+		if (!*out) {
+			fprintf(stderr, "simsched: --out: an empty file name\n");
+			g_strfreev(pols);
+			return 2;
+		}
+		for (int i = 1; i < argc; i++) {
+			if (g_stat(out, &so) == 0 && g_stat(argv[i], &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+				fprintf(stderr, "simsched: --out %s: that is an input file of this report (give another file)\n", out);
+				g_strfreev(pols);
+				return 2;
+			}
+		}
 	}
 	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
 	struct ss_report *rep = ss_report_load((const char *const *)(argv + 1), (unsigned)(argc - 1), warnings, &err);

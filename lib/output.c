@@ -4,9 +4,15 @@
  * Everything here is a pure function of the results: no wall clock, no
  * hash-table order, so the same run gives the same bytes.
  */
+#define _XOPEN_SOURCE 700   /* realpath() */
 #include "simsched/sim.h"
 #include "simsched/workload.h"
 #include "simsched/error.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -556,8 +562,39 @@ char *ss_results_to_text(const struct ss_results *r)
 bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError **err)
 {
 	/* g_file_set_contents() writes a temporary file in the same directory,
-	 * fsyncs and renames it over path. */
+	 * fsyncs and renames it over path. A symlink is written through (its
+	 * target is replaced, not the link); a path that exists and is not a
+	 * regular file (a terminal, a pipe, /dev/stdout) is written directly,
+	 * since there is nothing to rename over. */
 	GError *e = NULL;
+	GStatBuf st;
+	g_autofree char *real = NULL;
+	if (!path || !*path) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "an empty result file name");
+		return false;
+	}
+	if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		FILE *f = fopen(path, "w");
+		bool ok = f && fwrite(data, 1, len, f) == len;
+		if (f && fclose(f) != 0)
+			ok = false;
+		if (!ok) {
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot write the result file", path);
+			return false;
+		}
+		return true;
+	}
+	if (g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+		/* write where the link points, even if nothing is there yet */
+		if (!(real = realpath(path, NULL))) {
+			g_autofree char *target = g_file_read_link(path, NULL);
+			g_autofree char *dir = g_path_get_dirname(path);
+			if (target)
+				real = g_path_is_absolute(target) ? g_strdup(target) : g_build_filename(dir, target, NULL);
+		}
+		if (real)
+			path = real;
+	}
 	if (!g_file_set_contents(path, data, (gssize)len, &e)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot write the result file (%s)", path, e->message);
 		g_error_free(e);
