@@ -784,7 +784,9 @@ static const struct ss_sched_group *find_busiest_group(struct lb_env *env, struc
 	if (local->group_type == group_overloaded) {
 		if (local->avg_load >= busiest->avg_load)
 			goto out_balanced;
-		/* XXX broken for overlapping NUMA groups */
+		/* The kernel's own comment here (v6.6 find_busiest_group()) says this
+		 * average is wrong for overlapping NUMA groups (their CPUs count twice);
+		 * mirrored as the kernel computes it. */
 		sds.avg_load = (sds.total_load * SS_SCHED_CAPACITY_SCALE) / sds.total_capacity;
 		/* Don't pull any tasks if this group is already above the domain average load. */
 		if (local->avg_load >= sds.avg_load)
