@@ -4,6 +4,7 @@
  * The report that merges result files lives in report.c. Format and
  * semantics: docs/sweeps.md.
  */
+#include "ss_yaml.h"
 #include "simsched/sweep.h"
 #include "simsched/error.h"
 #include "simsched/sim.h"
@@ -24,7 +25,6 @@
 
 #define MAX_POINTS UINT64_C(10000000)
 #define MAX_SEED ((UINT64_C(1) << 53) - 1)   /* seeds are JSON numbers in records */
-#define SHOW_LEN 48
 
 struct sw_file {
 	char *as_written;   /* the spec's string: part of the key */
@@ -84,37 +84,13 @@ static yaml_node_t *node(struct pctx *c, int i)
 	return yaml_document_get_node(c->doc, i);
 }
 
-static const char *sval(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-static int slen(const yaml_node_t *n)
-{
-	return n->data.scalar.length > SHOW_LEN ? SHOW_LEN : (int)n->data.scalar.length;
-}
-
-static const char *kind_name(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
-	}
-}
-
 static bool want_scalar(struct pctx *c, const yaml_node_t *n, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE)
-		return fail(c, n->start_mark, "%s is %s (expected %s)", what, kind_name(n), what);
-	if (strlen(sval(n)) != n->data.scalar.length)
+		return fail(c, n->start_mark, "%s is %s (expected %s)", what, ss_yaml_kind_name(n), what);
+	if (strlen(ss_yaml_sval(n)) != n->data.scalar.length)
 		return fail(c, n->start_mark, "%s contains a NUL character (expected text)", what);
-	if (!sval(n)[0])
+	if (!ss_yaml_sval(n)[0])
 		return fail(c, n->start_mark, "%s is empty (expected %s)", what, what);
 	return true;
 }
@@ -132,15 +108,15 @@ static bool scalar_list(struct pctx *c, yaml_node_t *n, const char *what, GPtrAr
 		return true;
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n->start_mark, "%s is %s (expected a list or a single value)", what, kind_name(n));
+		return fail(c, n->start_mark, "%s is %s (expected a list or a single value)", what, ss_yaml_kind_name(n));
 	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
 		yaml_node_t *v = node(c, *it);
 		if (!want_scalar(c, v, what))
 			return false;
 		for (unsigned i = 0; i < items->len; i++)
-			if (!strcmp(sval(v), sval((yaml_node_t *)g_ptr_array_index(items, i))))
+			if (!strcmp(ss_yaml_sval(v), ss_yaml_sval((yaml_node_t *)g_ptr_array_index(items, i))))
 				return fail(c, v->start_mark, "%s '%.*s' is listed twice (expected each value once)", what,
-					    slen(v), sval(v));
+					    ss_yaml_slen(v), ss_yaml_sval(v));
 		g_ptr_array_add(items, v);
 	}
 	if (!items->len)
@@ -153,9 +129,9 @@ static bool parse_u64(struct pctx *c, const yaml_node_t *n, const char *what, ui
 	guint64 v;
 	if (!want_scalar(c, n, what))
 		return false;
-	if (!g_ascii_string_to_unsigned(sval(n), 10, lo, hi, &v, NULL))
+	if (!g_ascii_string_to_unsigned(ss_yaml_sval(n), 10, lo, hi, &v, NULL))
 		return fail(c, n->start_mark, "%s is '%.*s' (expected an integer in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
-			    what, slen(n), sval(n), lo, hi);
+			    what, ss_yaml_slen(n), ss_yaml_sval(n), lo, hi);
 	*out = v;
 	return true;
 }
@@ -164,12 +140,12 @@ static bool parse_time(struct pctx *c, const yaml_node_t *n, const char *what, b
 {
 	if (!want_scalar(c, n, what))
 		return false;
-	size_t len = strlen(sval(n));
-	bool unit = g_ascii_isalpha(sval(n)[len - 1]);
-	if (!(unit || !strcmp(sval(n), "0")) || !ss_parse_duration(sval(n), out) ||
+	size_t len = strlen(ss_yaml_sval(n));
+	bool unit = g_ascii_isalpha(ss_yaml_sval(n)[len - 1]);
+	if (!(unit || !strcmp(ss_yaml_sval(n), "0")) || !ss_parse_duration(ss_yaml_sval(n), out) ||
 	    *out > UINT64_C(1000000) * 1000000000u || (!allow_zero && !*out))
 		return fail(c, n->start_mark, "%s is '%.*s' (expected a %stime with a unit, ns, us, ms or s, like 2s or 500ms, at most 10^6 s)",
-			    what, slen(n), sval(n), allow_zero ? "" : "positive ");
+			    what, ss_yaml_slen(n), ss_yaml_sval(n), allow_zero ? "" : "positive ");
 	return true;
 }
 
@@ -192,8 +168,8 @@ static bool load_files(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, 
 	for (unsigned i = 0; ok && i < cnt; i++) {
 		yaml_node_t *v = g_ptr_array_index(items, i);
 		GError *e = NULL;
-		files[i].as_written = g_strdup(sval(v));
-		files[i].path = g_path_is_absolute(sval(v)) ? g_strdup(sval(v)) : g_build_filename(dir, sval(v), NULL);
+		files[i].as_written = g_strdup(ss_yaml_sval(v));
+		files[i].path = g_path_is_absolute(ss_yaml_sval(v)) ? g_strdup(ss_yaml_sval(v)) : g_build_filename(dir, ss_yaml_sval(v), NULL);
 		if (topo) {
 			s->nr_topos = i + 1;
 			s->topos[i] = ss_topology_load(files[i].path, &e);
@@ -203,7 +179,7 @@ static bool load_files(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, 
 		}
 		if (e) {
 			g_set_error(c->err, SS_ERROR, e->code, "%s:%zu:%zu: %s '%s': %s", c->file, v->start_mark.line + 1,
-				    v->start_mark.column + 1, what, sval(v), e->message);
+				    v->start_mark.column + 1, what, ss_yaml_sval(v), e->message);
 			g_error_free(e);
 			ok = false;
 		}
@@ -222,15 +198,15 @@ static bool parse_policies(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t 
 	}
 	for (unsigned i = 0; ok && i < items->len; i++) {
 		yaml_node_t *v = g_ptr_array_index(items, i);
-		if (!ss_policy_find(sval(v))) {
+		if (!ss_policy_find(ss_yaml_sval(v))) {
 			GString *names = g_string_new(NULL);
 			for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
 				g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
-			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s)", slen(v), sval(v), names->str);
+			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s)", ss_yaml_slen(v), ss_yaml_sval(v), names->str);
 			g_string_free(names, TRUE);
 			break;
 		}
-		s->policies[i] = g_strdup(sval(v));
+		s->policies[i] = g_strdup(ss_yaml_sval(v));
 	}
 	g_ptr_array_free(items, TRUE);
 	return ok;
@@ -242,13 +218,13 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		GError *e = NULL;
 		if (!want_scalar(c, n, "loads"))
 			return false;
-		s->loads = ss_cmp_parse_loads(sval(n), &s->nr_loads, &e);
+		s->loads = ss_cmp_parse_loads(ss_yaml_sval(n), &s->nr_loads, &e);
 		if (!s->loads) {
 			/* the message speaks of --load; say it in the spec's words */
 			g_error_free(e);
 			return fail(c, n->start_mark,
 				    "loads '%.*s' is not a load range or list (expected a list like [25%%, 50%%] or a range like 25%%..200%%/25%%, each 0.01%%..10000%%)",
-				    slen(n), sval(n));
+				    ss_yaml_slen(n), ss_yaml_sval(n));
 		}
 	} else {
 		GPtrArray *items = g_ptr_array_new();
@@ -259,9 +235,9 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		}
 		for (unsigned i = 0; ok && i < items->len; i++) {
 			yaml_node_t *v = g_ptr_array_index(items, i);
-			if (!ss_parse_load(sval(v), &s->loads[i]))
+			if (!ss_parse_load(ss_yaml_sval(v), &s->loads[i]))
 				ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
-					  slen(v), sval(v));
+					  ss_yaml_slen(v), ss_yaml_sval(v));
 		}
 		g_ptr_array_free(items, TRUE);
 		if (!ok)
@@ -320,22 +296,22 @@ static gint cmp_set_key(gconstpointer a, gconstpointer b, gpointer data)
 static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 {
 	if (n->type != YAML_MAPPING_NODE)
-		return fail(c, n->start_mark, "set is %s (expected a mapping of SECTION.KEY: value or [values])", kind_name(n));
+		return fail(c, n->start_mark, "set is %s (expected a mapping of SECTION.KEY: value or [values])", ss_yaml_kind_name(n));
 	unsigned cnt = (unsigned)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 	s->sets = g_new0(struct sw_set, cnt ? cnt : 1);
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
 		yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
 		if (!want_scalar(c, k, "a set key"))
 			return false;
-		if (!strchr(sval(k), '.') || strchr(sval(k), '='))
+		if (!strchr(ss_yaml_sval(k), '.') || strchr(ss_yaml_sval(k), '='))
 			return fail(c, k->start_mark, "set key '%.*s' is not SECTION.KEY (expected e.g. cost.ipi_ns or policy.tasks)",
-				    slen(k), sval(k));
+				    ss_yaml_slen(k), ss_yaml_sval(k));
 		for (unsigned i = 0; i < s->nr_sets; i++)
-			if (!strcmp(s->sets[i].key, sval(k)))
+			if (!strcmp(s->sets[i].key, ss_yaml_sval(k)))
 				return fail(c, k->start_mark, "duplicate set key '%.*s' (expected each key once; give its values as a list)",
-					    slen(k), sval(k));
+					    ss_yaml_slen(k), ss_yaml_sval(k));
 		struct sw_set *st = &s->sets[s->nr_sets++];
-		st->key = g_strdup(sval(k));
+		st->key = g_strdup(ss_yaml_sval(k));
 		GPtrArray *items = g_ptr_array_new();
 		bool ok = scalar_list(c, v, "a set value", items);
 		if (ok) {
@@ -344,7 +320,7 @@ static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		}
 		for (unsigned i = 0; ok && i < items->len; i++) {
 			yaml_node_t *x = g_ptr_array_index(items, i);
-			st->values[i] = g_strdup(sval(x));
+			st->values[i] = g_strdup(ss_yaml_sval(x));
 			/* a value every policy of the sweep accepts, or an error here rather than mid-sweep */
 			for (unsigned p = 0; ok && p < s->nr_policies; p++) {
 				struct ss_params prm;
@@ -373,7 +349,7 @@ static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		g_free(m);
 		if (rc < 0)
 			return fail(c, n->start_mark, "nodes '%.*s' is not a node list of topology %s (nodes 0-%u, e.g. 0-1 or 0,2)",
-				    slen(n), sval(n), s->topo_files[t].as_written, nn - 1);
+				    ss_yaml_slen(n), ss_yaml_sval(n), s->topo_files[t].as_written, nn - 1);
 	}
 	return true;
 }
@@ -387,17 +363,17 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(c, root->start_mark, "the spec is %s (expected a mapping with topologies, workloads, policies, loads and seeds)",
-			    kind_name(root));
+			    ss_yaml_kind_name(root));
 	for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
 		yaml_node_t *k = node(c, pr->key);
 		int i;
 		if (k->type != YAML_SCALAR_NODE)
-			return fail(c, k->start_mark, "a key of the spec is %s (expected a plain key)", kind_name(k));
-		for (i = 0; keys[i] && strcmp(keys[i], sval(k)); i++)
+			return fail(c, k->start_mark, "a key of the spec is %s (expected a plain key)", ss_yaml_kind_name(k));
+		for (i = 0; keys[i] && strcmp(keys[i], ss_yaml_sval(k)); i++)
 			;
 		if (!keys[i])
 			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes)",
-				    slen(k), sval(k));
+				    ss_yaml_slen(k), ss_yaml_sval(k));
 		if (v[i])
 			return fail(c, k->start_mark, "duplicate key '%s' (expected each key once)", keys[i]);
 		v[i] = node(c, pr->value);
@@ -422,17 +398,17 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 		GError *e = NULL;
 		if (!want_scalar(c, v[K_FEAT], "sched_features"))
 			return false;
-		if (!ss_features_parse(sval(v[K_FEAT]), &f, &e)) {
+		if (!ss_features_parse(ss_yaml_sval(v[K_FEAT]), &f, &e)) {
 			fail(c, v[K_FEAT]->start_mark, "sched_features: %s", e->message);
 			g_error_free(e);
 			return false;
 		}
-		s->sched_features = g_strdup(sval(v[K_FEAT]));
+		s->sched_features = g_strdup(ss_yaml_sval(v[K_FEAT]));
 	}
 	if (v[K_NODES]) {
 		if (!want_scalar(c, v[K_NODES], "nodes"))
 			return false;
-		s->nodes = g_strdup(sval(v[K_NODES]));
+		s->nodes = g_strdup(ss_yaml_sval(v[K_NODES]));
 		if (!check_nodes(c, s, v[K_NODES]))
 			return false;
 	}

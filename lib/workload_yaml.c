@@ -6,6 +6,7 @@
  * node: "file:line:col: what is wrong (what was expected)". The format is
  * documented in docs/workloads.md; keep the two in step.
  */
+#include "ss_yaml.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #define MAX_ROLES 4096u
 #define MAX_TOTAL_INSN (1u << 20)   /* all roles together: bounds what aliases can expand to */
 #define MAX_NAME_LEN 64u
-#define SHOW_LEN 48                 /* characters of a bad value quoted in a message */
 
 /* A name resolved once all roles are known: a wake/send/spawn target role or a sync object. */
 enum fixup_kind { FX_WAKE, FX_SEND, FX_SPAWN, FX_LOCK, FX_UNLOCK, FX_BARRIER };
@@ -72,45 +72,20 @@ static yaml_node_t *node(struct ctx *c, int i)
 	return yaml_document_get_node(c->doc, i);
 }
 
-static const char *sval(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-/* Length to print of a scalar in a message (printf "%.*s"). */
-static int slen(const yaml_node_t *n)
-{
-	return n->data.scalar.length > SHOW_LEN ? SHOW_LEN : (int)n->data.scalar.length;
-}
-
-static const char *kind_name(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
-	}
-}
-
 /* A YAML null: empty plain scalar, "~" or "null". */
 static bool is_null(const yaml_node_t *n)
 {
 	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
-	return !strcmp(sval(n), "") || !strcmp(sval(n), "~") || !strcmp(sval(n), "null") ||
-	       !strcmp(sval(n), "Null") || !strcmp(sval(n), "NULL");
+	return !strcmp(ss_yaml_sval(n), "") || !strcmp(ss_yaml_sval(n), "~") || !strcmp(ss_yaml_sval(n), "null") ||
+	       !strcmp(ss_yaml_sval(n), "Null") || !strcmp(ss_yaml_sval(n), "NULL");
 }
 
 static bool want_scalar(struct ctx *c, const yaml_node_t *n, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE)
-		return fail(c, n->start_mark, "%s is %s (expected %s)", what, kind_name(n), what);
-	if (strlen(sval(n)) != n->data.scalar.length)
+		return fail(c, n->start_mark, "%s is %s (expected %s)", what, ss_yaml_kind_name(n), what);
+	if (strlen(ss_yaml_sval(n)) != n->data.scalar.length)
 		return fail(c, n->start_mark, "%s contains a NUL character (expected text)", what);
 	return true;
 }
@@ -118,7 +93,7 @@ static bool want_scalar(struct ctx *c, const yaml_node_t *n, const char *what)
 static bool want_kind(struct ctx *c, const yaml_node_t *n, yaml_node_type_t type, const char *what)
 {
 	if (n->type != type)
-		return fail(c, n->start_mark, "%s is %s (expected %s)", what, kind_name(n), what);
+		return fail(c, n->start_mark, "%s is %s (expected %s)", what, ss_yaml_kind_name(n), what);
 	return true;
 }
 
@@ -144,11 +119,11 @@ static int map_key(struct ctx *c, const yaml_node_t *k, const char *const *keys,
 		   const char *where)
 {
 	if (k->type != YAML_SCALAR_NODE) {
-		fail(c, k->start_mark, "a key in %s is %s (expected a plain key)", where, kind_name(k));
+		fail(c, k->start_mark, "a key in %s is %s (expected a plain key)", where, ss_yaml_kind_name(k));
 		return -1;
 	}
 	for (int i = 0; keys[i]; i++) {
-		if (strcmp(sval(k), keys[i]))
+		if (strcmp(ss_yaml_sval(k), keys[i]))
 			continue;
 		if (seen[i]) {
 			fail(c, k->start_mark, "duplicate key '%s' in %s (expected each key once)", keys[i],
@@ -159,7 +134,7 @@ static int map_key(struct ctx *c, const yaml_node_t *k, const char *const *keys,
 		return i;
 	}
 	char *list = key_list(keys);
-	fail(c, k->start_mark, "unknown key '%.*s' in %s (expected one of: %s)", slen(k), sval(k), where,
+	fail(c, k->start_mark, "unknown key '%.*s' in %s (expected one of: %s)", ss_yaml_slen(k), ss_yaml_sval(k), where,
 	     list);
 	g_free(list);
 	return -1;
@@ -172,13 +147,13 @@ static bool parse_ident(struct ctx *c, const yaml_node_t *n, const char *what, c
 
 	if (!want_scalar(c, n, what))
 		return false;
-	s = sval(n);
+	s = ss_yaml_sval(n);
 	len = strlen(s);
 	if (len == 0)
 		return fail(c, n->start_mark, "%s is empty (expected a name such as 'client')", what);
 	if (len > MAX_NAME_LEN)
 		return fail(c, n->start_mark, "%s '%.*s...' is too long (expected at most %u characters)",
-			    what, SHOW_LEN, s, MAX_NAME_LEN);
+			    what, SS_YAML_SHOW_LEN, s, MAX_NAME_LEN);
 	for (size_t i = 0; i < len; i++) {
 		char ch = s[i];
 		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
@@ -187,7 +162,7 @@ static bool parse_ident(struct ctx *c, const yaml_node_t *n, const char *what, c
 		if (!ok)
 			return fail(c, n->start_mark,
 				    "%s '%.*s' is not a name (expected a letter or '_' followed by letters, digits, '_', '-' or '.')",
-				    what, slen(n), s);
+				    what, ss_yaml_slen(n), s);
 	}
 	*out = g_strdup(s);
 	return true;
@@ -197,9 +172,9 @@ static bool parse_text(struct ctx *c, const yaml_node_t *n, const char *what, bo
 {
 	if (!want_scalar(c, n, what))
 		return false;
-	if (nonempty && !sval(n)[0])
+	if (nonempty && !ss_yaml_sval(n)[0])
 		return fail(c, n->start_mark, "%s is empty (expected some text)", what);
-	*out = g_strdup(sval(n));
+	*out = g_strdup(ss_yaml_sval(n));
 	return true;
 }
 
@@ -210,16 +185,16 @@ static bool parse_bool(struct ctx *c, const yaml_node_t *n, const char *what, bo
 	if (!want_scalar(c, n, what))
 		return false;
 	for (unsigned i = 0; i < 3; i++) {
-		if (!strcmp(sval(n), t[i])) {
+		if (!strcmp(ss_yaml_sval(n), t[i])) {
 			*out = true;
 			return true;
 		}
-		if (!strcmp(sval(n), f[i])) {
+		if (!strcmp(ss_yaml_sval(n), f[i])) {
 			*out = false;
 			return true;
 		}
 	}
-	return fail(c, n->start_mark, "%s is '%.*s' (expected true or false)", what, slen(n), sval(n));
+	return fail(c, n->start_mark, "%s is '%.*s' (expected true or false)", what, ss_yaml_slen(n), ss_yaml_sval(n));
 }
 
 /* Decimal digits at *s into *v; false on overflow. Advances *s. */
@@ -250,16 +225,16 @@ static bool parse_int(struct ctx *c, const yaml_node_t *n, const char *what, int
 
 	if (!want_scalar(c, n, what))
 		return false;
-	s = sval(n);
+	s = ss_yaml_sval(n);
 	if (*s == '-' || *s == '+')
 		neg = *s++ == '-';
 	if (!scan_u64(&s, &v, &nd) || v > (uint64_t)INT64_MAX) {
 		return fail(c, n->start_mark, "%s '%.*s' is out of range (expected %" G_GINT64_FORMAT "..%"
-			    G_GINT64_FORMAT ")", what, slen(n), sval(n), lo, hi);
+			    G_GINT64_FORMAT ")", what, ss_yaml_slen(n), ss_yaml_sval(n), lo, hi);
 	}
 	if (nd == 0 || *s)
 		return fail(c, n->start_mark, "%s is '%.*s' (expected an integer in %" G_GINT64_FORMAT "..%"
-			    G_GINT64_FORMAT ")", what, slen(n), sval(n), lo, hi);
+			    G_GINT64_FORMAT ")", what, ss_yaml_slen(n), ss_yaml_sval(n), lo, hi);
 	int64_t x = neg ? -(int64_t)v : (int64_t)v;
 	if (x < lo || x > hi)
 		return fail(c, n->start_mark, "%s %" G_GINT64_FORMAT " is out of range (expected %"
@@ -287,46 +262,46 @@ static bool parse_duration(struct ctx *c, const yaml_node_t *n, const char *what
 
 	if (n->type != YAML_SCALAR_NODE)
 		return fail(c, n->start_mark, "%s is %s (expected a duration such as 5us)", what,
-			    kind_name(n));
+			    ss_yaml_kind_name(n));
 	if (!want_scalar(c, n, what))
 		return false;
-	s = p = sval(n);
+	s = p = ss_yaml_sval(n);
 	if (*p == '-')
 		return fail(c, n->start_mark,
 			    "%s '%.*s' is negative (expected a positive duration such as 5us)", what,
-			    slen(n), s);
+			    ss_yaml_slen(n), s);
 	if (!scan_u64(&p, &ip, &nd))
 		goto too_long;
 	if (nd == 0)
 		return fail(c, n->start_mark,
 			    "%s '%.*s' is not a duration (expected a number and a unit: ns, us, ms or s, e.g. 5us)",
-			    what, slen(n), s);
+			    what, ss_yaml_slen(n), s);
 	if (*p == '.') {
 		p++;
 		for (; *p >= '0' && *p <= '9'; p++, nf++) {
 			if (nf >= 9)
 				return fail(c, n->start_mark,
 					    "%s '%.*s' has too many decimals (expected at most 9)", what,
-					    slen(n), s);
+					    ss_yaml_slen(n), s);
 			fp = fp * 10 + (uint64_t)(*p - '0');
 			pow10 *= 10;
 		}
 		if (nf == 0)
 			return fail(c, n->start_mark,
 				    "%s '%.*s' has no digits after '.' (expected e.g. 1.5ms)", what,
-				    slen(n), s);
+				    ss_yaml_slen(n), s);
 	}
 	while (*p == ' ')
 		p++;
 	if (!*p)
 		return fail(c, n->start_mark, "%s '%.*s' has no unit (expected ns, us, ms or s, e.g. 5us)",
-			    what, slen(n), s);
+			    what, ss_yaml_slen(n), s);
 	for (unsigned i = 0; i < G_N_ELEMENTS(units); i++)
 		if (!strcmp(p, units[i].unit))
 			mult = units[i].ns;
 	if (!mult)
 		return fail(c, n->start_mark,
-			    "%s '%.*s' has an unknown unit '%s' (expected ns, us, ms or s)", what, slen(n),
+			    "%s '%.*s' has an unknown unit '%s' (expected ns, us, ms or s)", what, ss_yaml_slen(n),
 			    s, p);
 	if (ip > SS_WL_MAX_DURATION_NS / mult)
 		goto too_long;
@@ -334,17 +309,17 @@ static bool parse_duration(struct ctx *c, const yaml_node_t *n, const char *what
 	if ((fp * mult) % pow10)
 		return fail(c, n->start_mark,
 			    "%s '%.*s' is not a whole number of nanoseconds (expected a multiple of 1ns)",
-			    what, slen(n), s);
+			    what, ss_yaml_slen(n), s);
 	ns = ip * mult + fp * mult / pow10;
 	if (ns > SS_WL_MAX_DURATION_NS)
 		goto too_long;
 	if (ns == 0)
-		return fail(c, n->start_mark, "%s '%.*s' is zero (expected at least 1ns)", what, slen(n),
+		return fail(c, n->start_mark, "%s '%.*s' is zero (expected at least 1ns)", what, ss_yaml_slen(n),
 			    s);
 	*out = ns;
 	return true;
 too_long:
-	return fail(c, n->start_mark, "%s '%.*s' is too long (expected at most 1000000s)", what, slen(n), s);
+	return fail(c, n->start_mark, "%s '%.*s' is too long (expected at most 1000000s)", what, ss_yaml_slen(n), s);
 }
 
 /*
@@ -367,44 +342,44 @@ static bool parse_quantity(struct ctx *c, const yaml_node_t *n, const char *what
 
 	if (!want_scalar(c, n, what))
 		return false;
-	s = p = sval(n);
+	s = p = ss_yaml_sval(n);
 	if (*p == '-')
 		return fail(c, n->start_mark, "%s '%.*s' is negative (expected a number and a unit: %s)", what,
-			    slen(n), s, ulist);
+			    ss_yaml_slen(n), s, ulist);
 	if (!scan_u64(&p, &ip, &nd))
 		goto too_big;
 	if (nd == 0)
 		return fail(c, n->start_mark, "%s '%.*s' is not a number and a unit (expected one of: %s)",
-			    what, slen(n), s, ulist);
+			    what, ss_yaml_slen(n), s, ulist);
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, nf++) {
 			if (nf >= 9)
 				return fail(c, n->start_mark,
-					    "%s '%.*s' has too many decimals (expected at most 9)", what, slen(n), s);
+					    "%s '%.*s' has too many decimals (expected at most 9)", what, ss_yaml_slen(n), s);
 			fp = fp * 10 + (uint64_t)(*p - '0');
 			pow10 *= 10;
 		}
 		if (nf == 0)
 			return fail(c, n->start_mark, "%s '%.*s' has no digits after '.' (expected e.g. 1.5%s)",
-				    what, slen(n), s, units[nr_units - 1].unit);
+				    what, ss_yaml_slen(n), s, units[nr_units - 1].unit);
 	}
 	while (*p == ' ')
 		p++;
 	if (!*p)
-		return fail(c, n->start_mark, "%s '%.*s' has no unit (expected one of: %s)", what, slen(n), s,
+		return fail(c, n->start_mark, "%s '%.*s' has no unit (expected one of: %s)", what, ss_yaml_slen(n), s,
 			    ulist);
 	for (unsigned i = 0; i < nr_units; i++)
 		if (!strcmp(p, units[i].unit))
 			mult = units[i].mult;
 	if (!mult)
 		return fail(c, n->start_mark, "%s '%.*s' has an unknown unit '%s' (expected one of: %s)", what,
-			    slen(n), s, p, ulist);
+			    ss_yaml_slen(n), s, p, ulist);
 	if (ip > max / mult)
 		goto too_big;
 	/* fp < 10^9 and mult <= 2^30: the product fits in 64 bits */
 	if ((fp * mult) % pow10)
 		return fail(c, n->start_mark, "%s '%.*s' is not a whole number of %s (expected a multiple of 1%s)",
-			    what, slen(n), s, base, base);
+			    what, ss_yaml_slen(n), s, base, base);
 	v = ip * mult + fp * mult / pow10;
 	if (v > max)
 		goto too_big;
@@ -412,7 +387,7 @@ static bool parse_quantity(struct ctx *c, const yaml_node_t *n, const char *what
 	return true;
 too_big:
 	return fail(c, n->start_mark, "%s '%.*s' is too large (expected at most %" G_GUINT64_FORMAT "%s)", what,
-		    slen(n), s, max, base);
+		    ss_yaml_slen(n), s, max, base);
 }
 
 /* working_set: SIZE in B, KiB, MiB or GiB; stored in KiB, rounded up. */
@@ -450,13 +425,13 @@ static bool parse_mem_node(struct ctx *c, const yaml_node_t *n, int16_t *node_ou
 
 	if (!want_scalar(c, n, "memory_node"))
 		return false;
-	if (!strcmp(sval(n), "local")) {
+	if (!strcmp(ss_yaml_sval(n), "local")) {
 		*node_out = -1;
 		return true;
 	}
-	if (!(sval(n)[0] >= '0' && sval(n)[0] <= '9') && sval(n)[0] != '-' && sval(n)[0] != '+')
+	if (!(ss_yaml_sval(n)[0] >= '0' && ss_yaml_sval(n)[0] <= '9') && ss_yaml_sval(n)[0] != '-' && ss_yaml_sval(n)[0] != '+')
 		return fail(c, n->start_mark, "memory_node is '%.*s' (expected a NUMA node number 0..%d or local)",
-			    slen(n), sval(n), SS_WL_MAX_MEM_NODE);
+			    ss_yaml_slen(n), ss_yaml_sval(n), SS_WL_MAX_MEM_NODE);
 	if (!parse_int(c, n, "memory_node", 0, SS_WL_MAX_MEM_NODE, &v))
 		return false;
 	*node_out = (int16_t)v;
@@ -471,7 +446,7 @@ static bool parse_mean_sd(struct ctx *c, const yaml_node_t *v, const char *what,
 
 	if (v->type != YAML_MAPPING_NODE)
 		return fail(c, v->start_mark, "%s parameters are %s (expected {mean: D, stddev: D})", what,
-			    kind_name(v));
+			    ss_yaml_kind_name(v));
 	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
 		const yaml_node_t *k = node(c, pr->key), *val = node(c, pr->value);
 
@@ -504,7 +479,7 @@ static bool parse_empirical(struct ctx *c, const yaml_node_t *v, struct ss_dist 
 	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top == v->data.sequence.items.start)
 		return fail(c, v->start_mark,
 			    "empirical table is %s (expected a non-empty list of [DURATION, WEIGHT] rows)",
-			    v->type == YAML_SEQUENCE_NODE ? "empty" : kind_name(v));
+			    v->type == YAML_SEQUENCE_NODE ? "empty" : ss_yaml_kind_name(v));
 	nr = v->data.sequence.items.top - v->data.sequence.items.start;
 	if (nr > 65536)
 		return fail(c, v->start_mark, "empirical table has %d rows (expected at most 65536)", (int)nr);
@@ -516,7 +491,7 @@ static bool parse_empirical(struct ctx *c, const yaml_node_t *v, struct ss_dist 
 
 		if (row->type != YAML_SEQUENCE_NODE || row->data.sequence.items.top - row->data.sequence.items.start != 2)
 			return fail(c, row->start_mark, "empirical row is %s (expected [DURATION, WEIGHT])",
-				    row->type == YAML_SEQUENCE_NODE ? "not two items" : kind_name(row));
+				    row->type == YAML_SEQUENCE_NODE ? "not two items" : ss_yaml_kind_name(row));
 		if (!parse_duration(c, node(c, row->data.sequence.items.start[0]), "empirical duration", &bins[i].ns) ||
 		    !parse_int(c, node(c, row->data.sequence.items.start[1]), "empirical weight", 1, UINT32_MAX, &wgt))
 			return false;
@@ -552,7 +527,7 @@ static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, st
 	if (n->type != YAML_MAPPING_NODE)
 		return fail(c, n->start_mark,
 			    "%s is %s (expected a duration such as 5us or one of {constant: D}, {exponential: MEAN}, {uniform: [MIN, MAX]}, {normal: {mean, stddev}}, {lognormal: {mean, stddev}}, {empirical: [[D, WEIGHT], ...]})",
-			    what, kind_name(n));
+			    what, ss_yaml_kind_name(n));
 	if (n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1)
 		return fail(c, n->start_mark,
 			    "%s has %d keys (expected exactly one of constant, exponential, uniform, normal, lognormal or empirical)",
@@ -574,7 +549,7 @@ static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, st
 		    v->data.sequence.items.top - v->data.sequence.items.start != 2)
 			return fail(c, v->start_mark,
 				    "uniform bounds are %s (expected a list of two durations [MIN, MAX])",
-				    v->type == YAML_SEQUENCE_NODE ? "not two items" : kind_name(v));
+				    v->type == YAML_SEQUENCE_NODE ? "not two items" : ss_yaml_kind_name(v));
 		lo = node(c, v->data.sequence.items.start[0]);
 		hi = node(c, v->data.sequence.items.start[1]);
 		d->kind = SS_DIST_UNIFORM;
@@ -584,7 +559,7 @@ static bool parse_dist(struct ctx *c, const yaml_node_t *n, const char *what, st
 		if (d->a > d->b)
 			return fail(c, lo->start_mark,
 				    "uniform minimum '%.*s' is larger than the maximum '%.*s' (expected [MIN, MAX] with MIN <= MAX)",
-				    slen(lo), sval(lo), slen(hi), sval(hi));
+				    ss_yaml_slen(lo), ss_yaml_sval(lo), ss_yaml_slen(hi), ss_yaml_sval(hi));
 		return true;
 	case 3:
 		d->kind = SS_DIST_NORMAL;
@@ -625,14 +600,14 @@ static bool parse_which(struct ctx *c, const yaml_node_t *n, struct ss_wl_insn *
 	if (!want_scalar(c, n, "which"))
 		return false;
 	for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
-		if (!strcmp(sval(n), names[i])) {
+		if (!strcmp(ss_yaml_sval(n), names[i])) {
 			in->which = vals[i];
 			return true;
 		}
-	if (sval(n)[0] < '0' || sval(n)[0] > '9')
+	if (ss_yaml_sval(n)[0] < '0' || ss_yaml_sval(n)[0] > '9')
 		return fail(c, n->start_mark,
 			    "which is '%.*s' (expected same, all, random, round_robin or a task number 0..N-1)",
-			    slen(n), sval(n));
+			    ss_yaml_slen(n), ss_yaml_sval(n));
 	if (!parse_int(c, n, "which", 0, SS_WL_MAX_TASKS - 1, &idx))
 		return false;
 	in->which = SS_WHICH_INDEX;
@@ -647,12 +622,12 @@ static bool add_fixup(struct ctx *c, uint32_t role, uint32_t pc, enum fixup_kind
 
 	if (!want_scalar(c, name, what))
 		return false;
-	if (!sval(name)[0])
+	if (!ss_yaml_sval(name)[0])
 		return fail(c, name->start_mark, "%s is empty (expected a name)", what);
 	fx.role = role;
 	fx.pc = pc;
 	fx.kind = (uint8_t)kind;
-	fx.name = sval(name);
+	fx.name = ss_yaml_sval(name);
 	fx.mark = name->start_mark;
 	g_array_append_val(c->fixups, fx);
 	return true;
@@ -706,7 +681,7 @@ static bool compile_wake(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	} else {
 		name = v;
 	}
-	if (name->type == YAML_SCALAR_NODE && !sval(name)[0])
+	if (name->type == YAML_SCALAR_NODE && !ss_yaml_sval(name)[0])
 		return fail(c, name->start_mark, "%s names no role (expected the name of a role)", stmt);
 	if (!add_fixup(c, role, code->len, send ? FX_SEND : FX_WAKE, name, send ? "the role to send to" : "the role to wake"))
 		return false;
@@ -858,15 +833,15 @@ static bool compile_timer(struct ctx *c, GArray *code, const yaml_node_t *v, yam
 		case 1:
 			if (!want_scalar(c, val, "timer mode"))
 				return false;
-			if (!strcmp(sval(val), "relative"))
+			if (!strcmp(ss_yaml_sval(val), "relative"))
 				in.index |= SS_TIMER_RELATIVE;
-			else if (strcmp(sval(val), "absolute"))
+			else if (strcmp(ss_yaml_sval(val), "absolute"))
 				return fail(c, val->start_mark, "timer mode '%.*s' (expected absolute or relative)",
-					    slen(val), sval(val));
+					    ss_yaml_slen(val), ss_yaml_sval(val));
 			break;
 		case 2:
 			in.index |= SS_TIMER_ANCHORED;
-			if (val->type == YAML_SCALAR_NODE && !strcmp(sval(val), "start"))
+			if (val->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(val), "start"))
 				in.dist.b = 0;
 			else if (!parse_duration(c, val, "timer anchor", &in.dist.b))
 				return false;
@@ -907,11 +882,11 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	struct ss_wl_insn in = { 0 };
 	ptrdiff_t npairs;
 
-	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "wait"))
+	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "wait"))
 		return compile_wait(c, role, code, NULL, n->start_mark, has_time);
-	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "recv"))
+	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "recv"))
 		return compile_recv(c, role, code, NULL, n->start_mark, has_time);
-	if (n->type == YAML_SCALAR_NODE && !strcmp(sval(n), "exit")) {
+	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "exit")) {
 		in.op = SS_OP_EXIT;
 		*has_time = true;   /* nothing runs after it */
 		return emit(c, code, &in, n->start_mark);
@@ -921,10 +896,10 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 
 		if (n->type == YAML_SCALAR_NODE)
 			fail(c, n->start_mark, "unknown statement '%.*s' (expected KEY: VALUE with KEY one of: %s)",
-			     slen(n), sval(n), list);
+			     ss_yaml_slen(n), ss_yaml_sval(n), list);
 		else
 			fail(c, n->start_mark, "statement is %s (expected KEY: VALUE with KEY one of: %s)",
-			     kind_name(n), list);
+			     ss_yaml_kind_name(n), list);
 		g_free(list);
 		return false;
 	}
@@ -939,13 +914,13 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		if (k2->type == YAML_SCALAR_NODE && k->type == YAML_SCALAR_NODE)
 			return fail(c, k2->start_mark,
 				    "'%.*s' in the same statement as '%.*s' (expected one statement per list item: '- %.*s: ...')",
-				    slen(k2), sval(k2), slen(k), sval(k), slen(k2), sval(k2));
+				    ss_yaml_slen(k2), ss_yaml_sval(k2), ss_yaml_slen(k), ss_yaml_sval(k), ss_yaml_slen(k2), ss_yaml_sval(k2));
 		return fail(c, k2->start_mark, "statement has %d keys (expected one)", (int)npairs);
 	}
 	switch (map_key(c, k, stmt_keys, seen, "a program")) {
 	case 0: /* run */
 	case 1: /* sleep */
-		in.op = strcmp(sval(k), "run") ? SS_OP_SLEEP : SS_OP_RUN;
+		in.op = strcmp(ss_yaml_sval(k), "run") ? SS_OP_SLEEP : SS_OP_RUN;
 		if (!parse_dist(c, v, in.op == SS_OP_RUN ? "run duration" : "sleep duration", &in.dist))
 			return false;
 		*has_time = true;
@@ -959,13 +934,13 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	case 5:
 		if (!want_scalar(c, v, "transaction mark"))
 			return false;
-		if (!strcmp(sval(v), "begin"))
+		if (!strcmp(ss_yaml_sval(v), "begin"))
 			in.op = SS_OP_TXN_BEGIN;
-		else if (!strcmp(sval(v), "end"))
+		else if (!strcmp(ss_yaml_sval(v), "end"))
 			in.op = SS_OP_TXN_END;
 		else
 			return fail(c, v->start_mark, "transaction mark '%.*s' (expected begin or end)",
-				    slen(v), sval(v));
+				    ss_yaml_slen(v), ss_yaml_sval(v));
 		return emit(c, code, &in, k->start_mark);
 	case 6:
 		return compile_wake(c, role, code, v, k->start_mark, true);
@@ -974,7 +949,7 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	case 8:
 	case 9:
 	case 11: {
-		int op = !strcmp(sval(k), "lock") ? SS_OP_LOCK : !strcmp(sval(k), "unlock") ? SS_OP_UNLOCK : SS_OP_BARRIER;
+		int op = !strcmp(ss_yaml_sval(k), "lock") ? SS_OP_LOCK : !strcmp(ss_yaml_sval(k), "unlock") ? SS_OP_UNLOCK : SS_OP_BARRIER;
 
 		in.op = (uint8_t)op;
 		if (!add_fixup(c, role, code->len, op == SS_OP_LOCK ? FX_LOCK : op == SS_OP_UNLOCK ? FX_UNLOCK : FX_BARRIER,
@@ -990,7 +965,7 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	case 12:
 		return compile_spawn(c, role, code, v, k->start_mark);
 	case 13:
-		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(sval(v), "true")))
+		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(v), "true")))
 			return fail(c, v->start_mark, "exit takes no value (expected '- exit')");
 		in.op = SS_OP_EXIT;
 		*has_time = true;
@@ -1014,7 +989,7 @@ static bool compile_block(struct ctx *c, uint32_t role, GArray *code, const yaml
 		return fail(c, seq->start_mark, "%s is empty (expected at least one statement)", what);
 	if (seq->type != YAML_SEQUENCE_NODE)
 		return fail(c, seq->start_mark, "%s is %s (expected a list of statements)", what,
-			    kind_name(seq));
+			    ss_yaml_kind_name(seq));
 	for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++)
 		if (!compile_stmt(c, role, code, node(c, *it), depth, has_time))
 			return false;
@@ -1031,7 +1006,7 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 
 	if (!want_scalar(c, n, "start_cpu"))
 		return false;
-	s = p = sval(n);
+	s = p = ss_yaml_sval(n);
 	if (*s == '-' || (*s >= '0' && *s <= '9' && !strstr(s, "instance"))) {
 		if (!parse_int(c, n, "start_cpu", 0, SS_MAX_CPUS - 1, &cpu))
 			return false;
@@ -1075,7 +1050,7 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 bad:
 	return fail(c, n->start_mark,
 		    "start_cpu '%.*s' (expected a CPU number 0..%u or an expression [K *] instance [+ B] with K in 1..%u, B in 0..%u)",
-		    slen(n), s, SS_MAX_CPUS - 1, SS_MAX_CPUS, SS_MAX_CPUS - 1);
+		    ss_yaml_slen(n), s, SS_MAX_CPUS - 1, SS_MAX_CPUS, SS_MAX_CPUS - 1);
 }
 
 static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
@@ -1124,11 +1099,11 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 
 			if (!want_scalar(c, v, "cpus"))
 				return false;
-			if (ss_cpumask_parse_list(sval(v), m, SS_MAX_CPUS, &bad) < 0 || !sval(v)[0])
+			if (ss_cpumask_parse_list(ss_yaml_sval(v), m, SS_MAX_CPUS, &bad) < 0 || !ss_yaml_sval(v)[0])
 				return fail(c, v->start_mark,
 					    "cpus '%.*s' is not a CPU list (expected a cpulist such as 0-3,8 with CPUs 0..%u)",
-					    slen(v), sval(v), SS_MAX_CPUS - 1);
-			r->cpus = g_strdup(sval(v));
+					    ss_yaml_slen(v), ss_yaml_sval(v), SS_MAX_CPUS - 1);
+			r->cpus = g_strdup(ss_yaml_sval(v));
 			r->cpus_at = g_strdup_printf("%s:%zu:%zu", c->file, v->start_mark.line + 1, v->start_mark.column + 1);
 			break;
 		}
@@ -1264,7 +1239,7 @@ static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 
 			if (!want_scalar(c, v, "percentile"))
 				return false;
-			p = sval(v);
+			p = ss_yaml_sval(v);
 			if (!scan_u64(&p, &ip, &nd) || nd == 0 || ip > 100)
 				goto bad_pct;
 			if (*p == '.') {
@@ -1280,7 +1255,7 @@ static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 			break;
 bad_pct:
 			return fail(c, v->start_mark, "percentile '%.*s' (expected a percent in 0.1..100 with at most one decimal, e.g. 99)",
-				    slen(v), sval(v));
+				    ss_yaml_slen(v), ss_yaml_sval(v));
 		}
 		case 5:
 			if (!want_kind(c, v, YAML_SEQUENCE_NODE, "a list of role names"))
@@ -1336,7 +1311,7 @@ static bool parse_ipc(struct ctx *c, const yaml_node_t *n)
 
 	if (!want_scalar(c, n, "instances_per_cpu"))
 		return false;
-	p = sval(n);
+	p = ss_yaml_sval(n);
 	if (!scan_u64(&p, &ip, &nd) || nd == 0 || ip > 1000)
 		goto bad;
 	if (*p == '.') {
@@ -1357,7 +1332,7 @@ static bool parse_ipc(struct ctx *c, const yaml_node_t *n)
 bad:
 	return fail(c, n->start_mark,
 		    "instances_per_cpu '%.*s' (expected a number greater than 0 and at most 1000, with at most 3 decimals)",
-		    slen(n), sval(n));
+		    ss_yaml_slen(n), ss_yaml_sval(n));
 }
 
 static bool parse_top(struct ctx *c, const yaml_node_t *root)
@@ -1485,7 +1460,7 @@ static bool resolve(struct ctx *c)
 				yaml_mark_t fm = g_array_index(marks, yaml_mark_t, id);
 
 				ok = fail(c, fx->mark, "'%.*s' is used as a %s here and as a %s at line %zu (expected one name per object)",
-					  SHOW_LEN, fx->name, kind == 2 ? "barrier" : "mutex", kind == 2 ? "mutex" : "barrier",
+					  SS_YAML_SHOW_LEN, fx->name, kind == 2 ? "barrier" : "mutex", kind == 2 ? "mutex" : "barrier",
 					  fm.line + 1);
 				break;
 			}
@@ -1498,7 +1473,7 @@ static bool resolve(struct ctx *c)
 			char *list = role_names(w);
 
 			ok = fail(c, fx->mark, "%s of unknown role '%.*s' (expected one of: %s)",
-				  fx->kind == FX_WAKE ? "wake" : fx->kind == FX_SEND ? "send" : "spawn", SHOW_LEN, fx->name, list);
+				  fx->kind == FX_WAKE ? "wake" : fx->kind == FX_SEND ? "send" : "spawn", SS_YAML_SHOW_LEN, fx->name, list);
 			g_free(list);
 			break;
 		}
@@ -1561,15 +1536,15 @@ static bool resolve(struct ctx *c)
 				ok = false;
 				goto out;
 			}
-			id = sync_find(names, sval(n));
+			id = sync_find(names, ss_yaml_sval(n));
 			if (id < 0) {
 				ok = fail(c, n->start_mark, "shared '%.*s' is not a mutex or barrier of any program (expected a name used by lock or barrier)",
-					  slen(n), sval(n));
+					  ss_yaml_slen(n), ss_yaml_sval(n));
 				goto out;
 			}
 			if (is_shared[id]) {
-				ok = fail(c, n->start_mark, "shared '%.*s' is listed twice (expected each name once)", slen(n),
-					  sval(n));
+				ok = fail(c, n->start_mark, "shared '%.*s' is listed twice (expected each name once)", ss_yaml_slen(n),
+					  ss_yaml_sval(n));
 				goto out;
 			}
 			is_shared[id] = true;
@@ -1620,12 +1595,12 @@ static bool resolve(struct ctx *c)
 				ok = false;
 				goto out;
 			}
-			v = g_hash_table_lookup(c->role_index, sval(n));
+			v = g_hash_table_lookup(c->role_index, ss_yaml_sval(n));
 			if (!v) {
 				char *list = role_names(w);
 
-				ok = fail(c, n->start_mark, "metric role '%.*s' is unknown (expected one of: %s)", slen(n),
-					  sval(n), list);
+				ok = fail(c, n->start_mark, "metric role '%.*s' is unknown (expected one of: %s)", ss_yaml_slen(n),
+					  ss_yaml_sval(n), list);
 				g_free(list);
 				goto out;
 			}
