@@ -103,6 +103,7 @@ static void role_clear(struct ss_wl_role *r)
 	g_free(r->cpus);
 	g_free(r->cpus_at);
 	g_free(r->mem_node_at);
+	g_free(r->start_cpu_at);
 }
 
 void ss_workload_free(struct ss_workload *w)
@@ -162,7 +163,8 @@ const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, e
 {
 	if (!w || role >= w->nr_roles)
 		return NULL;
-	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at : w->role[role].mem_node_at;
+	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at
+	       : field == SS_WL_FIELD_START_CPU ? w->role[role].start_cpu_at : w->role[role].mem_node_at;
 }
 
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role)

@@ -191,7 +191,7 @@ const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
  * memory_node the machine lacks). NULL if the field is absent, the role out
  * of range, or the workload did not come from a YAML file (rt-app import).
  */
-enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE };
+enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE, SS_WL_FIELD_START_CPU };
 const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field);
 
 /** instances_per_cpu × 1000 (the file allows three decimals; 1000 = one per CPU). */
