@@ -963,8 +963,8 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 				     "numbered 0..%u, each in the hierarchy or in 'offline')", i, nr_cpus - 1);
 			else
 				yerr(c, hier_key->start_mark, "CPU %u is not listed (expected CPUs numbered 0..N-1 "
-				     "without gaps: %u CPUs are listed, the highest is %u; mark CPUs that are not "
-				     "online with 'offline')", i, c->cpus->len, c->max_cpu);
+				     "without gaps: %u CPUs are listed, the highest is %u); a CPU that is not online "
+				     "goes in 'offline'", i, c->cpus->len, c->max_cpu);
 			goto fail;
 		}
 		if (c->seen[i] && !ss_cpumask_test(off, i))

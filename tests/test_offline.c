@@ -179,7 +179,7 @@ static void test_topology_errors(void **state)
 			  "'offline' has a bad cpulist");
 	expect_topo_error("name: x\nvendor: arm\noffline: {a: 1}\ncores: \"0-1\"\n", "bad.yaml:3:10:", "offline");
 	/* without 'offline', a gap says how to mark offline CPUs */
-	expect_topo_error("name: x\nvendor: arm\ncores: \"0,2\"\n", "bad.yaml:3:1:", "mark CPUs that are not online");
+	expect_topo_error("name: x\nvendor: arm\ncores: \"0,2\"\n", "bad.yaml:3:1:", "a CPU that is not online goes in 'offline'");
 }
 
 static struct ss_workload *wl(const char *yaml)
