@@ -248,7 +248,9 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
  * `name` (NULL = "imported"), the vendor, the SLIT and packages → nodes →
  * llcs → [clusters →] cores with explicit CPU lists and capacities
  * (cpu_capacity, SCHED_CAPACITY_SCALE units, written where not 1024).
- * Online CPUs must be 0..N-1. Where sysfs lacks information the kernel's v6.6
+ * CPUs missing from cpu/online below its highest CPU (and cpu/present ones
+ * above it) are offline: written as the `offline` list, numbers kept, one
+ * warning naming them. Where sysfs lacks information the kernel's v6.6
  * fallback is used (no cache info: the core on x86, the package within the
  * node elsewhere; no node directories: one node, SLIT 10; no distance files:
  * 10/20) and a message is appended to `warnings` (may be NULL; elements are
@@ -265,12 +267,13 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
  * FILE.xml`) with libhwloc and return topology YAML as
  * ss_topology_import_sysfs() does (same writer, same v6.6 rules; the
  * mapping from hwloc objects is in docs/topologies.md, "Import"). CPU
- * numbers are the PUs' os_index and must be 0..N-1. name: NULL =
+ * numbers are the PUs' os_index; PUs of the complete cpuset that are not
+ * in the topology are written as `offline`. name: NULL =
  * "imported". warnings: as for ss_topology_import_sysfs(). Returns a newly
  * allocated string (g_free), or NULL with *err in SS_ERROR: SS_ERROR_IO
  * (the file cannot be read), SS_ERROR_INVALID (not hwloc XML, or a machine
- * that cannot be modelled, e.g. asymmetric NUMA distances or CPU numbers
- * with gaps: the message says what and why), SS_ERROR_USAGE (bad name, or
+ * that cannot be modelled, e.g. asymmetric NUMA distances: the message
+ * says what and why), SS_ERROR_USAGE (bad name, or
  * simsched built without libhwloc). Messages start with "path: ".
  */
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
