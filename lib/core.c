@@ -1713,7 +1713,8 @@ static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 	const struct ss_topology *t = sim->topo;
 	uint64_t nm[ (SS_MAX_CPUS + 63) / 64 ];
 	unsigned bad;
-	/* the CPUs a task may use are at most the active ones (set_cpus_allowed_ptr()) */
+	/* the CPUs a task may use are at most the online ones: v6.6 __sched_setaffinity()
+	 * intersects the request with cpuset_cpus_allowed(), which holds online CPUs only */
 	ss_cpumask_zero(sim->allowed_mask, sim->nr_words);
 	if (!nodes) {
 		ss_cpumask_copy(sim->allowed_mask, t->active_mask, sim->nr_words);
@@ -2103,7 +2104,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 				ss_cpumask_format_list(sim->allowed_mask, sim->nr_cpus, allowed, len);
 
-				/* set_cpus_allowed_ptr(): -EINVAL when the new mask has no active CPU */
+				/* v6.6 __sched_setaffinity(): request ∩ cpuset_cpus_allowed() (online CPUs);
+				 * __set_cpus_allowed_ptr_locked(): -EINVAL when no active CPU is left */
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "%s%s: cpus '%s' of role '%s' has no CPU the task may use on %s (expected CPUs of %s%s%s)",
 					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), wt->cpus,

@@ -318,7 +318,11 @@ static void test_idle_state(void **state)
 	ss_topology_free(t);
 }
 
-/* An affinity is intersected with the active CPUs (set_cpus_allowed_ptr()); none left, or an offline start CPU, is an error. */
+/*
+ * An affinity is intersected with the online CPUs (v6.6 __sched_setaffinity():
+ * request ∩ cpuset_cpus_allowed()); none left (-EINVAL in
+ * __set_cpus_allowed_ptr_locked()), or an offline start CPU, is an error.
+ */
 static void test_affinity(void **state)
 {
 	(void)state;
