@@ -138,7 +138,8 @@ struct ss_topology {
 	unsigned nr_words;             /* ss_cpumask_words(nr_cpus) */
 	unsigned nr_nodes, nr_packages, nr_dies, nr_llcs, nr_clusters, nr_cores;
 	unsigned smt_threads;          /* max threads per core; SMT active iff > 1 */
-	unsigned *distance;            /* nr_nodes x nr_nodes SLIT, row-major: [a * nr_nodes + b] = node_distance(a, b), may be asymmetric */
+	unsigned *distance;            /* nr_nodes x nr_nodes SLIT, row-major: [a * nr_nodes + b] is
+	                                  node_distance(a, b), from a to b; may be asymmetric */
 	unsigned node_reclaim_distance;/* 30 (RECLAIM_DISTANCE), 32 on AMD Zen */
 	uint64_t base_freq_khz, max_freq_khz; /* 0 if not given */
 	unsigned nr_llc_shared;        /* number of distinct sd_llc_shared structs */
@@ -267,8 +268,9 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
  * allocated string (g_free), or NULL with *err in SS_ERROR: SS_ERROR_IO
  * (the file cannot be read), SS_ERROR_INVALID (not hwloc XML, or a machine
  * that cannot be modelled, e.g. CPU numbers with gaps: the message says what
- * and why; an asymmetric latency matrix is kept as it is, with a warning), SS_ERROR_USAGE (bad name, or
- * simsched built without libhwloc). Messages start with "path: ".
+ * and why; an asymmetric latency matrix is kept as it is, with a warning),
+ * SS_ERROR_USAGE (bad name, or simsched built without libhwloc). Messages
+ * start with "path: ".
  */
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
 
