@@ -501,6 +501,14 @@ static int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "simsched: --policies: unknown policy '%s' ('simsched policies' lists them)\n", pols[i]);
 			goto out;
 		}
+		/* the same policy twice would be compared with itself */
+		for (unsigned j = 0; j < i; j++) {
+			if (!strcmp(pols[i], pols[j])) {
+				fprintf(stderr, "simsched: --policies '%s': policy '%s' is named twice (expected each policy once)\n",
+					policies, pols[i]);
+				goto out;
+			}
+		}
 	}
 	if (!spec.nr_policies) {
 		fprintf(stderr, "simsched: --policies: no policy named\n");

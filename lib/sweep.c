@@ -220,7 +220,15 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 			return false;
 		s->loads = ss_cmp_parse_loads(ss_yaml_sval(n), &s->nr_loads, &e);
 		if (!s->loads) {
-			/* the message speaks of --load; say it in the spec's words */
+			/* the message speaks of --load; say it in the spec's words (a
+			 * limit or a duplicate keeps its own explanation) */
+			g_autofree char *pfx = g_strdup_printf("--load '%s': ", ss_yaml_sval(n));
+			const char *why = g_str_has_prefix(e->message, pfx) ? e->message + strlen(pfx) : e->message;
+			if (!g_str_has_prefix(why, "expected")) {
+				bool r = fail(c, n->start_mark, "loads '%.*s': %s", ss_yaml_slen(n), ss_yaml_sval(n), why);
+				g_error_free(e);
+				return r;
+			}
 			g_error_free(e);
 			return fail(c, n->start_mark,
 				    "loads '%.*s' is not a load range or list (expected a list like [25%%, 50%%] or a range like 25%%..200%%/25%%, each 0.01%%..10000%%)",
