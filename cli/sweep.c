@@ -89,14 +89,21 @@ int ss_cli_sweep(int argc, char **argv)
 	struct ss_sweep_stats st;
 	bool done = ss_sweep_run(s, &o, &st, &err);
 	ss_sweep_spec_free(s);
-	if (!quiet && (done || st.shard)) {
-		fprintf(stderr, "simsched: sweep %s: %" G_GUINT64_FORMAT " points in the grid, %" G_GUINT64_FORMAT
-			" in shard %u/%u, %" G_GUINT64_FORMAT " already in the file, %" G_GUINT64_FORMAT " run now",
-			out, st.grid, st.shard, o.shard_n ? o.shard_k : 1, o.shard_n ? o.shard_n : 1, st.done_before, st.ran);
+	/* a failed run: say so first, then the counts and what the file holds, then which point and why */
+	bool stopped = !done && st.failed;
+	if (!quiet && (done || stopped)) {
+		fprintf(stderr, "simsched: sweep %s%s: %" G_GUINT64_FORMAT " points in the grid, %" G_GUINT64_FORMAT
+			" in shard %u/%u, %" G_GUINT64_FORMAT " already in the file, %" G_GUINT64_FORMAT " %s",
+			out, stopped ? " stopped at a failed point" : "", st.grid, st.shard, o.shard_n ? o.shard_k : 1,
+			o.shard_n ? o.shard_n : 1, st.done_before, st.ran, stopped ? "finished before it stopped" : "run now");
 		if (st.torn_bytes)
 			fprintf(stderr, ", a torn last line of %" G_GUINT64_FORMAT " bytes dropped", st.torn_bytes);
 		if (st.foreign)
 			fprintf(stderr, ", %" G_GUINT64_FORMAT " records of other points kept", st.foreign);
+		if (stopped && st.out_removed)
+			fprintf(stderr, "; no point finished, so no result file is left");
+		else if (stopped)
+			fprintf(stderr, "; the file holds the finished points only (fix the cause, then --resume)");
 		fputc('\n', stderr);
 	}
 	if (!done)

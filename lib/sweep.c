@@ -912,7 +912,13 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "shard %u/%u: expected 1 <= K <= N", k, n);
 		return false;
 	}
-	int fd = open(o->out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (o->resume ? 0 : O_EXCL), 0644);
+	/* created: this call made the file, so a failure with nothing written may remove it */
+	bool created = true;
+	int fd = open(o->out_path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST && o->resume) {
+		created = false;
+		fd = open(o->out_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		if (errno == EEXIST)
 			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
@@ -985,12 +991,22 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 	} else if (x.fail_err) {
 		GString *d = g_string_new(NULL);
 		describe_point(s, x.fail_idx, d);
-		g_propagate_prefixed_error(err, x.fail_err, "%s: ", d->str);
+		g_propagate_prefixed_error(err, x.fail_err, "%s failed: ", d->str);
 		g_string_free(d, TRUE);
+		st->failed = true;
+		st->failed_point = x.fail_idx;
 	} else {
 		ok = true;
 	}
+	/*
+	 * A failed sweep keeps exactly the finished points (docs/sweeps.md), so
+	 * --resume continues; if it finished none in a file it created, there is
+	 * nothing to keep: remove the file rather than leave an empty result.
+	 * Still under the lock, so no other sweep is writing it.
+	 */
 out:
+	if (!ok && created && !x.written && unlink(o->out_path) == 0)
+		st->out_removed = true;
 	g_array_free(todo, TRUE);
 	g_hash_table_destroy(done);
 	close(fd);
