@@ -47,8 +47,10 @@ int ss_cli_sweep(int argc, char **argv)
 	g_autofree char *spec_path = NULL, *out = NULL, *shard = NULL;
 	gint jobs = 0;
 	gboolean resume = FALSE, quiet = FALSE;
+	gchar **plugins = NULL;
 	GOptionEntry entries[] = {
 		{ "spec", 's', 0, G_OPTION_ARG_FILENAME, &spec_path, "the grid (YAML, docs/sweeps.md)", "FILE" },
+		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works in the spec's policies", "FILE.so" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "result file: one JSON line per finished point", "FILE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run the points with index % N == K-1 only", "K/N" },
@@ -63,6 +65,7 @@ int ss_cli_sweep(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
+	g_auto(GStrv) plugin_files = plugins;
 	if (argc > 1) {
 		fprintf(stderr, "simsched: sweep: unexpected argument '%s'\n", argv[1]);
 		return 2;
@@ -78,6 +81,11 @@ int ss_cli_sweep(int argc, char **argv)
 	struct ss_sweep_opts o = { .out_path = out, .jobs = (unsigned)jobs, .resume = resume };
 	if (shard && !ss_sweep_parse_shard(shard, &o.shard_k, &o.shard_n, &err))
 		return fail(err, 2);
+	/* before the spec: its policies are checked when it loads */
+	const char *pname;
+	int prc = ss_cli_load_plugins(plugin_files, &pname);
+	if (prc)
+		return prc;
 	struct ss_sweep_spec *s = ss_sweep_spec_load(spec_path, &err);
 	if (!s)
 		return fail(err, 1);

@@ -202,7 +202,8 @@ static bool parse_policies(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t 
 			GString *names = g_string_new(NULL);
 			for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
 				g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
-			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s)", ss_yaml_slen(v), ss_yaml_sval(v), names->str);
+			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s; a plugin's policy needs --policy-plugin FILE.so)",
+				  ss_yaml_slen(v), ss_yaml_sval(v), names->str);
 			g_string_free(names, TRUE);
 			break;
 		}
