@@ -442,28 +442,6 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 	return true;
 }
 
-/* Line/column (0-based) of a byte offset, for reader errors that only carry an offset. */
-static yaml_mark_t mark_at(const char *s, size_t len, size_t off)
-{
-	yaml_mark_t m = { 0 };
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (s[i] == '\n') {
-			m.line++;
-			m.column = 0;
-		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			m.column++;
-		}
-	}
-	return m;
-}
-
-static void syntax_error(const char *file, const yaml_parser_t *ps, const char *s, size_t len, GError **err)
-{
-	yaml_mark_t m = ps->error == YAML_READER_ERROR ? mark_at(s, len, ps->problem_offset) : ps->problem_mark;
-	g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)", file,
-		    m.line + 1, m.column + 1, ps->problem ? ps->problem : "malformed YAML");
-}
-
 struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 {
 	char *text = NULL;
@@ -483,7 +461,7 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&ps, &doc)) {
-		syntax_error(path, &ps, text, len, err);
+		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_parser;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
@@ -493,7 +471,7 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 		goto out_doc;
 	}
 	if (!yaml_parser_load(&ps, &extra)) {
-		syntax_error(path, &ps, text, len, err);
+		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_doc;
 	}
 	if (yaml_document_get_root_node(&extra)) {
