@@ -348,6 +348,21 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "nothing to compare (policies, loads and seeds must be non-empty)");
 		return NULL;
 	}
+	/* a policy or a load twice would be a column or a row compared with itself */
+	for (unsigned i = 0; i < s->nr_policies; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(s->policies[i], s->policies[j])) {
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "policy '%s' is named twice (expected each policy once)",
+					    s->policies[i]);
+				return NULL;
+			}
+	for (unsigned i = 0; i < s->nr_loads; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (s->loads[i] == s->loads[j]) {
+				g_autofree char *ls = load_str(s->loads[i]);
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "load %s is given twice (expected each load once)", ls);
+				return NULL;
+			}
 	ctx.res = g_new0(struct ss_results *, total);
 	ctx.errs = g_new0(GError *, total);
 	g_mutex_init(&ctx.lock);

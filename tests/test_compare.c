@@ -155,6 +155,30 @@ static void test_jobs_do_not_change_results(void **state)
 	}
 	assert_string_equal(out[0], out[1]);
 	assert_string_equal(out[0], out[2]);
+	/* the library refuses a policy or a load twice before running anything */
+	{
+		static const char *const twice[2] = { "sis_util", "sis_util" };
+		static const unsigned loads_twice[2] = { 5000, 5000 };
+		struct ss_compare_spec s = { 0 };
+		s.base.topo = t;
+		s.base.wl = w;
+		ss_params_defaults(&s.base.params, t);
+		s.base.duration_ns = 30000000;
+		s.policies = twice;
+		s.nr_policies = 2;
+		s.loads = loads;
+		s.nr_loads = 2;
+		s.nr_seeds = 1;
+		assert_null(ss_compare_run(&s, &err));
+		assert_int_equal(err->code, SS_ERROR_USAGE);
+		assert_string_equal(err->message, "policy 'sis_util' is named twice (expected each policy once)");
+		g_clear_error(&err);
+		s.policies = pols;
+		s.loads = loads_twice;
+		assert_null(ss_compare_run(&s, &err));
+		assert_string_equal(err->message, "load 50% is given twice (expected each load once)");
+		g_clear_error(&err);
+	}
 	g_free(out[0]);
 	g_free(out[1]);
 	g_free(out[2]);

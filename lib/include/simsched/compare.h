@@ -117,7 +117,8 @@ struct ss_compare_result {
 /**
  * Run every point (policies × loads × seeds) on a thread pool and summarise.
  * The result does not depend on `jobs`. NULL + *err if any run fails (the
- * first failure in point order is reported).
+ * first failure in point order is reported), or SS_ERROR_USAGE for a policy
+ * or a load given twice.
  */
 struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err);
 void ss_compare_result_free(struct ss_compare_result *r);
