@@ -97,13 +97,15 @@ int ss_cli_sweep(int argc, char **argv)
 	struct ss_sweep_stats st;
 	bool done = ss_sweep_run(s, &o, &st, &err);
 	ss_sweep_spec_free(s);
-	/* a failed run: say so first, then the counts and what the file holds, then which point and why */
-	bool stopped = !done && st.failed;
+	/* a sweep that stopped (a failed run, a failed write): say so first, then the
+	 * counts and what the file holds; the error (which point, and why) follows */
+	bool stopped = !done && st.shard;
 	if (!quiet && (done || stopped)) {
 		fprintf(stderr, "simsched: sweep %s%s: %" G_GUINT64_FORMAT " points in the grid, %" G_GUINT64_FORMAT
 			" in shard %u/%u, %" G_GUINT64_FORMAT " already in the file, %" G_GUINT64_FORMAT " %s",
-			out, stopped ? " stopped at a failed point" : "", st.grid, st.shard, o.shard_n ? o.shard_k : 1,
-			o.shard_n ? o.shard_n : 1, st.done_before, st.ran, stopped ? "finished before it stopped" : "run now");
+			out, !stopped ? "" : st.failed ? " stopped at a failed point" : " stopped", st.grid, st.shard,
+			o.shard_n ? o.shard_k : 1, o.shard_n ? o.shard_n : 1, st.done_before, st.ran,
+			stopped ? "finished before it stopped" : "run now");
 		if (st.torn_bytes)
 			fprintf(stderr, ", a torn last line of %" G_GUINT64_FORMAT " bytes dropped", st.torn_bytes);
 		if (st.foreign)
