@@ -4,12 +4,12 @@
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
  *   simsched compare  --topology T --workload W --policies A,B --load ... --seeds N
- *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume]   (cli/sweep.c)
+ *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume] [--policy-plugin F]   (cli/sweep.c)
  *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
  *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
- *   (run, compare and policies load policy plugins with --policy-plugin FILE.so)
+ *   (run, compare, sweep and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +78,8 @@ static int usage(void)
 	return 2;
 }
 
-/*
- * --policy-plugin FILE (repeatable): load each plugin and register its
- * policy. Returns 0, or the exit code after printing the error. *name is
- * the policy of the only plugin given (NULL with none or several).
- */
-static int load_plugins(gchar **files, const char **name)
+/* --policy-plugin FILE (repeatable), for run, compare, sweep and policies: cli.h */
+int ss_cli_load_plugins(gchar **files, const char **name)
 {
 	unsigned n = 0;
 	*name = NULL;
@@ -114,7 +110,7 @@ static int cmd_policies(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
-	int rc = load_plugins(plugins, &pname);
+	int rc = ss_cli_load_plugins(plugins, &pname);
 	if (rc) {
 		g_strfreev(plugins);
 		return rc;
@@ -234,6 +230,7 @@ static int cmd_topo(int argc, char **argv)
 	struct ss_topology *t = ss_topology_load(topo_path, &err);
 	if (!t)
 		return fail(err, 1);
+	ss_cli_topology_warnings(t);
 	char *out = ss_topology_describe(t, format ? format : "text", &err);
 	ss_topology_free(t);
 	if (!out)
@@ -284,7 +281,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	{
 		const char *pname;
-		int prc = load_plugins(plugins, &pname);
+		int prc = ss_cli_load_plugins(plugins, &pname);
 		g_strfreev(plugins);
 		if (prc) {
 			g_strfreev(sets);
@@ -376,6 +373,7 @@ static int cmd_run(int argc, char **argv)
 		g_strfreev(sets);
 		return fail(err, 1);
 	}
+	ss_cli_topology_warnings(t);
 	struct ss_workload *w = ss_workload_load(wl_path, &err);
 	if (!w) {
 		ss_topology_free(t);
@@ -488,7 +486,7 @@ static int cmd_compare(int argc, char **argv)
 	}
 	{
 		const char *pname;
-		int prc = load_plugins(plugins, &pname);
+		int prc = ss_cli_load_plugins(plugins, &pname);
 		if (prc) {
 			rc = prc;
 			goto out;
@@ -500,6 +498,14 @@ static int cmd_compare(int argc, char **argv)
 		if (!ss_policy_find(pols[i])) {
 			fprintf(stderr, "simsched: --policies: unknown policy '%s' ('simsched policies' lists them)\n", pols[i]);
 			goto out;
+		}
+		/* the same policy twice would be compared with itself */
+		for (unsigned j = 0; j < i; j++) {
+			if (!strcmp(pols[i], pols[j])) {
+				fprintf(stderr, "simsched: --policies '%s': policy '%s' is named twice (expected each policy once)\n",
+					policies, pols[i]);
+				goto out;
+			}
 		}
 	}
 	if (!spec.nr_policies) {
@@ -545,6 +551,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 		goto out;
 	}
+	ss_cli_topology_warnings(t);
 	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
 	/* every --set must suit every policy: checked here, applied per point */

@@ -17,6 +17,7 @@
  */
 #include "simsched/topology.h"
 #include "simsched/error.h"
+#include "topology_import.h"
 
 #include <cJSON.h>
 #include <limits.h>
@@ -94,6 +95,7 @@ struct topo_priv {
 	GHashTable *masks;	/* struct imask * → itself */
 	GPtrArray *allocs;	/* g_free'd with the topology */
 	struct imask *scratch;
+	GPtrArray *warnings;	/* char *, NULL-terminated (ss_topology_warnings) */
 };
 
 static guint imask_hash(gconstpointer p)
@@ -124,6 +126,8 @@ static struct topo_priv *priv_new(unsigned nwords)
 	pv->allocs = g_ptr_array_new_with_free_func(g_free);
 	pv->scratch = g_malloc0(sizeof(struct imask) + nwords * sizeof(uint64_t));
 	pv->scratch->nwords = nwords;
+	pv->warnings = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(pv->warnings, NULL);
 	return pv;
 }
 
@@ -134,6 +138,7 @@ static void priv_free(struct topo_priv *pv)
 	g_hash_table_destroy(pv->masks);
 	g_ptr_array_free(pv->allocs, TRUE);
 	g_free(pv->scratch);
+	g_ptr_array_free(pv->warnings, TRUE);
 	g_free(pv);
 }
 
@@ -436,11 +441,6 @@ static bool validate_machine(struct ss_topology *t, GError **err)
 					LOCAL_DISTANCE + 1, NR_DISTANCE_VALUES - 2);
 				return false;
 			}
-			if (d != t->distance[b * nn + a]) {
-				set_err(err, "distance[%u][%u] is %u but distance[%u][%u] is %u (expected a symmetric SLIT)",
-					a, b, d, b, a, t->distance[b * nn + a]);
-				return false;
-			}
 		}
 	}
 	if (t->node_reclaim_distance < LOCAL_DISTANCE || t->node_reclaim_distance >= NR_DISTANCE_VALUES) {
@@ -624,7 +624,14 @@ static void build_tl(struct builder *bd)
 			const uint64_t **m = priv_alloc(bd->pv, n * sizeof(*m));
 			const uint64_t **per_node = g_new(const uint64_t *, nn);
 
-			/* sched_domains_numa_masks[lvl][node] */
+			/*
+			 * sched_domains_numa_masks[lvl][a]: the nodes k with
+			 * node_distance(a, k) <= sched_domains_numa_distance[lvl],
+			 * i.e. node a's own row (v6.6 sched_init_numa()). With an
+			 * asymmetric matrix the masks of two nodes at one level may
+			 * overlap without being equal, and k may be in a's mask while
+			 * a is not in k's; sd_numa_mask() gives each CPU its node's.
+			 */
 			for (unsigned a = 0; a < nn; a++) {
 				ss_cpumask_zero(bd->tmp, bd->nw);
 				for (unsigned b = 0; b < nn; b++)
@@ -1255,6 +1262,39 @@ static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
 	}
 }
 
+/*
+ * sched_init_numa() (v6.6) checks node_distance(j, k) != node_distance(k, j)
+ * only under sched_verbose ("Node-distance not symmetric") and builds the
+ * masks from each node's row regardless; say so once per machine.
+ */
+static void warn_asymmetric(struct ss_topology *t, struct topo_priv *pv)
+{
+	unsigned nn = t->nr_nodes;
+
+	for (unsigned a = 0; a < nn; a++) {
+		for (unsigned b = a + 1; b < nn; b++) {
+			unsigned ab = t->distance[a * nn + b], ba = t->distance[b * nn + a];
+
+			if (ab == ba)
+				continue;
+			g_ptr_array_insert(pv->warnings, (gint)pv->warnings->len - 1,
+				g_strdup_printf("%s%sthe NUMA distance matrix is asymmetric (distance[%u][%u] is %u, "
+						"distance[%u][%u] is %u): each node's NUMA spans come from its own row, "
+						"node_distance(node, k), as v6.6 sched_init_numa() builds them",
+						t->file ? t->file : "", t->file ? ": " : "", a, b, ab, b, a, ba));
+			return;
+		}
+	}
+}
+
+const char *const *ss_topology_warnings(const struct ss_topology *t)
+{
+	static const char *const none[] = { NULL };
+	const struct topo_priv *pv = t ? t->priv : NULL;
+
+	return pv ? (const char *const *)pv->warnings->pdata : none;
+}
+
 int ss_topology_build(struct ss_topology *t, GError **err)
 {
 	struct builder bd = { 0 };
@@ -1272,6 +1312,7 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	bd.nw = t->nr_words;
 	bd.pv = priv_new(bd.nw);
 	t->priv = bd.pv;
+	warn_asymmetric(t, bd.pv);
 	bd.tmp = g_new0(uint64_t, bd.nw);
 	bd.tmp2 = g_new0(uint64_t, bd.nw);
 	bd.rings = g_ptr_array_new_with_free_func(ring_free);
@@ -1587,7 +1628,16 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 	g_string_append(s, "numa levels (sched_domains_numa_distance):");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
 		g_string_append_printf(s, " %u", t->numa_distances[i]);
-	g_string_append(s, "\nnode distances:\nnode ");
+	{
+		bool asym = false;
+
+		for (unsigned a = 0; a < nn; a++)
+			for (unsigned b = 0; b < nn; b++)
+				asym |= ss_node_distance(t, a, b) != ss_node_distance(t, b, a);
+		/* an asymmetric matrix: say which way it reads (the spans follow the rows) */
+		g_string_append(s, asym ? "\nnode distances (asymmetric; row = from, column = to):\nnode "
+					: "\nnode distances:\nnode ");
+	}
 	for (unsigned b = 0; b < nn; b++)
 		g_string_append_printf(s, " %3u", b);
 	g_string_append_c(s, '\n');
@@ -1791,7 +1841,7 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	return root;
 }
 
-/* YAML: the JSON tree in block style; every string double-quoted. */
+/* A YAML double-quoted string. */
 static void yaml_string(GString *s, const char *v)
 {
 	g_string_append_c(s, '"');
@@ -1822,90 +1872,64 @@ static void yaml_string(GString *s, const char *v)
 	g_string_append_c(s, '"');
 }
 
-static bool json_is_scalar(const cJSON *j)
+/*
+ * YAML: the machine as a loadable topology file, in the form `simsched topo
+ * import` writes (the importers' writer), plus what only a file gives
+ * (description, reclaim distance, frequency, costs, idle states); the sched
+ * domains built for it as comments.
+ */
+static void describe_yaml(const struct ss_topology *t, struct fmtbuf *fb, GString *s)
 {
-	return !cJSON_IsArray(j) && !cJSON_IsObject(j);
-}
+	GString *hdr = g_string_new(NULL), *lv = g_string_new(NULL), *x = g_string_new(NULL);
+	char *body, *line, *nl;
 
-static bool json_is_flow_list(const cJSON *j)
-{
-	if (!cJSON_IsArray(j))
-		return false;
-	for (const cJSON *e = j->child; e; e = e->next)
-		if (!json_is_scalar(e))
-			return false;
-	return true;
-}
-
-static void yaml_scalar(GString *s, const cJSON *j)
-{
-	if (cJSON_IsString(j))
-		yaml_string(s, j->valuestring);
-	else if (cJSON_IsNumber(j))
-		g_string_append_printf(s, "%.0f", j->valuedouble);	/* only integers here */
-	else if (cJSON_IsBool(j))
-		g_string_append(s, cJSON_IsTrue(j) ? "true" : "false");
-	else
-		g_string_append(s, "null");
-}
-
-static void yaml_flow_list(GString *s, const cJSON *j)
-{
-	g_string_append_c(s, '[');
-	for (const cJSON *e = j->child; e; e = e->next) {
-		yaml_scalar(s, e);
-		if (e->next)
-			g_string_append(s, ", ");
+	g_string_append(hdr, "# simsched topo --format yaml: a topology file (docs/topologies.md); loading it builds\n"
+			     "# the same machine and sched domains. The domains, as kernel v6.6 builds them:\n");
+	levels_text(t, fb, lv);
+	for (line = lv->str; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		g_string_append_printf(hdr, "#   %.*s\n", (int)(nl - line), line);
 	}
-	g_string_append_c(s, ']');
-}
+	if (t->description) {
+		g_string_append(x, "description: ");
+		yaml_string(x, t->description);
+		g_string_append_c(x, '\n');
+	}
+	g_string_append_printf(x, "node_reclaim_distance: %u\n", t->node_reclaim_distance);
+	if (t->base_freq_khz)
+		g_string_append_printf(x, "frequency: {base_mhz: %" G_GUINT64_FORMAT ", max_mhz: %" G_GUINT64_FORMAT "}\n",
+				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
+	{
+		const char *const key[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "smt_contention_pct",
+					    "node_bandwidth_mbps" };
+		const unsigned val[] = { t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns, t->smt_contention_pct,
+					 t->node_bandwidth_mbps };
+		bool any = false;
 
-static void yaml_node(GString *s, const cJSON *j, int indent);
-
-/* A mapping's pairs; the first one continues the current line if inline. */
-static void yaml_mapping(GString *s, const cJSON *j, int indent, bool inline_first)
-{
-	for (const cJSON *e = j->child; e; e = e->next) {
-		if (!(inline_first && e == j->child))
-			g_string_append_printf(s, "%*s", indent, "");
-		g_string_append_printf(s, "%s:", e->string);	/* keys are our identifiers */
-		if (json_is_scalar(e)) {
-			g_string_append_c(s, ' ');
-			yaml_scalar(s, e);
-			g_string_append_c(s, '\n');
-		} else if (json_is_flow_list(e)) {
-			g_string_append_c(s, ' ');
-			yaml_flow_list(s, e);
-			g_string_append_c(s, '\n');
-		} else if (cJSON_IsObject(e) && !e->child) {
-			g_string_append(s, " {}\n");
-		} else {
-			g_string_append_c(s, '\n');
-			yaml_node(s, e, indent + 2);
+		for (unsigned i = 0; i < G_N_ELEMENTS(key); i++) {
+			if (!val[i])
+				continue;   /* 0 = not given */
+			g_string_append_printf(x, "%s%s: %u", any ? ", " : "costs: {", key[i], val[i]);
+			any = true;
 		}
+		if (any)
+			g_string_append(x, "}\n");
 	}
-}
+	g_string_append(x, "idle_states:\n");
+	for (unsigned i = 0; i < t->nr_idle_states; i++) {
+		const struct ss_idle_state *st = &t->idle_state[i];
 
-static void yaml_node(GString *s, const cJSON *j, int indent)
-{
-	if (cJSON_IsObject(j)) {
-		yaml_mapping(s, j, indent, false);
-		return;
+		g_string_append(x, "  - {name: ");
+		yaml_string(x, st->name);
+		g_string_append_printf(x, ", exit_latency_us: %u, target_residency_us: %u%s}\n", st->exit_latency_ns / 1000,
+				       st->target_residency_ns / 1000, st->polling ? ", polling: true" : "");
 	}
-	for (const cJSON *e = j->child; e; e = e->next) {
-		g_string_append_printf(s, "%*s- ", indent, "");
-		if (cJSON_IsObject(e) && e->child) {
-			yaml_mapping(s, e, indent + 2, true);
-		} else if (json_is_scalar(e)) {
-			yaml_scalar(s, e);
-			g_string_append_c(s, '\n');
-		} else if (json_is_flow_list(e)) {
-			yaml_flow_list(s, e);
-			g_string_append_c(s, '\n');
-		} else {
-			g_string_append(s, "{}\n");
-		}
-	}
+	body = ss_imp_emit_topology(t, hdr->str, x->str);
+	g_string_append(s, body);
+	g_free(body);
+	g_string_free(hdr, TRUE);
+	g_string_free(lv, TRUE);
+	g_string_free(x, TRUE);
 }
 
 char *ss_topology_describe(const struct ss_topology *t, const char *format, GError **err)
@@ -1927,19 +1951,15 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
 	s = g_string_new(NULL);
 	if (!strcmp(format, "text")) {
 		describe_text(t, &fb, s);
+	} else if (!strcmp(format, "yaml")) {
+		describe_yaml(t, &fb, s);
 	} else {
 		cJSON *root = topology_json(t, &fb);
+		char *out = cJSON_Print(root);
 
-		if (!strcmp(format, "json")) {
-			char *out = cJSON_Print(root);
-
-			g_string_append(s, out);
-			g_string_append_c(s, '\n');
-			cJSON_free(out);
-		} else {
-			g_string_append(s, "# simsched topology (sched domains as kernel v6.6 builds them)\n");
-			yaml_node(s, root, 0);
-		}
+		g_string_append(s, out);
+		g_string_append_c(s, '\n');
+		cJSON_free(out);
 		cJSON_Delete(root);
 	}
 	g_free(fb.buf);

@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -743,8 +744,7 @@ static int read_nodes(struct ss_imp *im, GError **err)
 				what = "local distance is not 10 (expected 10 on the diagonal)";
 			else if (i != j && (v < 11 || v > 254))
 				what = "remote distance out of range (expected 11..254)";
-			else if (v != im->dist[j * im->nr_nodes + i])
-				what = "distance not symmetric (expected the same value in both directions)";
+			/* node<i>/distance is node_distance(i, *), a row: it may differ from column i */
 			if (what) {
 				char name[32];
 
@@ -849,6 +849,9 @@ static void emit_core(GString *s, struct ss_imp *im, unsigned first, const char 
 	g_string_append_c(s, '\n');
 }
 
+static void emit_dies(GString *s, struct ss_imp *im, const uint64_t *node, unsigned depth, bool clusters,
+		      unsigned *node_order, unsigned *nr_order);
+
 /* The entries of level lv inside mask `in`, each in first-CPU order. */
 static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_t *in, unsigned depth,
 		       bool clusters, unsigned *node_order, unsigned *nr_order)
@@ -879,7 +882,36 @@ static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_
 		if (lv == LV_NODE)
 			g_string_append_printf(s, "    # node%u", im->node_ids[im->cpu_node[c]]);
 		g_string_append_c(s, '\n');
-		emit_level(s, im, lv + 1, m, depth + 2, clusters, node_order, nr_order);
+		if (lv == LV_NODE && im->die)
+			emit_dies(s, im, m, depth + 2, clusters, node_order, nr_order);
+		else
+			emit_level(s, im, lv + 1, m, depth + 2, clusters, node_order, nr_order);
+	}
+}
+
+/* The dies of a node (a loaded machine only): written where the node holds more than one. */
+static void emit_dies(GString *s, struct ss_imp *im, const uint64_t *node, unsigned depth, bool clusters,
+		      unsigned *node_order, unsigned *nr_order)
+{
+	unsigned first = ss_cpumask_first(node, im->nr_cpus);
+	char ind[64];
+
+	if (ss_cpumask_equal(im->die + (size_t)first * im->nw, node, im->nw)) {
+		emit_level(s, im, LV_LLC, node, depth, clusters, node_order, nr_order);
+		return;
+	}
+	memset(ind, ' ', sizeof(ind));
+	ind[MIN(depth * 2, sizeof(ind) - 1)] = 0;
+	g_string_append_printf(s, "%sdies:\n", ind);
+	for (unsigned c = first; c < im->nr_cpus; c = ss_cpumask_next(node, im->nr_cpus, c + 1)) {
+		const uint64_t *m = im->die + (size_t)c * im->nw;
+
+		if (ss_cpumask_first(m, im->nr_cpus) != c)
+			continue;
+		g_string_append_printf(s, "%s  - cpus: ", ind);
+		emit_cpus(s, im, m);
+		g_string_append_c(s, '\n');
+		emit_level(s, im, LV_LLC, m, depth + 2, clusters, node_order, nr_order);
 	}
 }
 
@@ -897,7 +929,7 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 {
 	GString *s = g_string_new(NULL);
 	unsigned *order = g_new(unsigned, im->nr_nodes), nr_order = 0;
-	bool clusters = false;
+	bool clusters = false, asym = false;
 	unsigned counts[NR_LV] = { 0 };
 	char *origin = sanitize(im->origin);
 
@@ -916,30 +948,37 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 	emit_level(body, im, LV_PKG, all, 0, clusters, order, &nr_order);
 	g_free(all);
 
-	g_string_append_printf(s, "# Imported by %s.\n", origin);
-	if (im->offline) {
-		unsigned len = 6 * SS_MAX_CPUS;
-		char *buf = g_malloc(len);
-
-		g_string_append_printf(s, "# %u CPUs (%u online, offline %s), ", im->nr_ids, im->nr_cpus,
-				       ss_cpumask_format_list(im->offline, im->nr_ids, buf, len));
-		g_free(buf);
+	if (im->header) {
+		g_string_append(s, im->header);
 	} else {
-		g_string_append_printf(s, "# %u CPUs, ", im->nr_cpus);
+		g_string_append_printf(s, "# Imported by %s.\n", origin);
+		if (im->offline) {
+			unsigned len = 6 * SS_MAX_CPUS;
+			char *buf = g_malloc(len);
+
+			g_string_append_printf(s, "# %u CPUs (%u online, offline %s), ", im->nr_ids, im->nr_cpus,
+					       ss_cpumask_format_list(im->offline, im->nr_ids, buf, len));
+			g_free(buf);
+		} else {
+			g_string_append_printf(s, "# %u CPUs, ", im->nr_cpus);
+		}
+		g_string_append_printf(s, "%u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
+				       "vendor from %s.\n", counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
+				       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
+				       counts[LV_CORE], im->vendor_src);
+		g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
 	}
-	g_string_append_printf(s, "%u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
-			       "vendor from %s.\n", counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
-			       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
-			       counts[LV_CORE], im->vendor_src);
-	g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
 	if (nr_order < im->nr_nodes)
 		ss_imp_warn(im, "%s: %u node(s) without online CPUs left out (the topology format has no memory-only nodes)",
 		     im->node_dir, im->nr_nodes - nr_order);
 	g_string_append(s, "name: \"");
-	for (const char *p = name; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			g_string_append_c(s, '\\');
-		g_string_append_c(s, *p);
+			g_string_append_printf(s, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)   /* a loaded machine's name may hold any character */
+			g_string_append_printf(s, "\\x%02x", *p);
+		else
+			g_string_append_c(s, (char)*p);
 	}
 	g_string_append(s, "\"\n");
 	g_string_append_printf(s, "vendor: %s\n", im->vendor);
@@ -951,7 +990,24 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 				       ss_cpumask_format_list(im->offline, im->nr_ids, buf, len));
 		g_free(buf);
 	}
+	if (im->extra)
+		g_string_append(s, im->extra);
 	g_string_append(s, "numa:\n  distance:                    # SLIT, rows in the node order below\n");
+	/* asymmetric: written as it is (row = from), which the loader and v6.6 sched_init_numa() read so */
+	for (unsigned i = 0; i < nr_order && !asym; i++)
+		for (unsigned j = i + 1; j < nr_order && !asym; j++) {
+			unsigned ij = im->dist[order[i] * im->nr_nodes + order[j]];
+			unsigned ji = im->dist[order[j] * im->nr_nodes + order[i]];
+
+			if (ij != ji) {
+				asym = true;
+				ss_imp_warn(im, "%s: asymmetric NUMA distances (node%u->node%u is %u, node%u->node%u is %u): "
+					    "kept as they are; each node's NUMA spans come from its own row, as v6.6 "
+					    "sched_init_numa() builds them", im->node_dir, im->node_ids[order[i]],
+					    im->node_ids[order[j]], ij, im->node_ids[order[j]], im->node_ids[order[i]], ji);
+				g_string_append(s, "    # asymmetric: row = from node, column = to node (node_distance(row, column))\n");
+			}
+		}
 	for (unsigned i = 0; i < nr_order; i++) {
 		g_string_append(s, "    - [");
 		for (unsigned j = 0; j < nr_order; j++)
@@ -998,7 +1054,80 @@ void ss_imp_clear(struct ss_imp *im)
 	g_free(im->cpu_id);
 	g_free(im->dense_of);
 	g_free(im->offline);
+	g_free(im->die);
 	memset(im, 0, sizeof(*im));
+}
+
+/*
+ * Per-CPU masks of one level from the dense ids of a loaded machine, over
+ * the writer's CPUs (the online ones, im->cpu_id: their real numbers).
+ */
+static uint64_t *masks_of_ids(const struct ss_topology *t, const struct ss_imp *im, size_t id_off)
+{
+	unsigned n = im->nr_cpus, nw = im->nw;
+	uint64_t *by_id = g_new0(uint64_t, (size_t)n * nw);   /* ids of online CPUs are < their number */
+	uint64_t *per_cpu = g_new0(uint64_t, (size_t)n * nw);
+
+	for (unsigned c = 0; c < n; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[ss_imp_id(im, c)] + id_off);
+		ss_cpumask_set(by_id + (size_t)id * nw, c);
+	}
+	for (unsigned c = 0; c < n; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[ss_imp_id(im, c)] + id_off);
+		memcpy(per_cpu + (size_t)c * nw, by_id + (size_t)id * nw, nw * sizeof(uint64_t));
+	}
+	g_free(by_id);
+	return per_cpu;
+}
+
+char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, const char *extra)
+{
+	static const size_t off[NR_LV] = {
+		[LV_PKG] = offsetof(struct ss_cpu_topo, package), [LV_NODE] = offsetof(struct ss_cpu_topo, node),
+		[LV_LLC] = offsetof(struct ss_cpu_topo, llc), [LV_CLS] = offsetof(struct ss_cpu_topo, cluster),
+		[LV_CORE] = offsetof(struct ss_cpu_topo, core),
+	};
+	struct ss_imp im = { 0 };
+	char *yaml;
+
+	if (t->nr_active < t->nr_cpus) {
+		/* offline CPUs: the online ones numbered densely, the others written as 'offline' */
+		uint64_t *on = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+		uint64_t *all = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+
+		ss_cpumask_copy(on, t->active_mask, t->nr_words);
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			ss_cpumask_set(all, c);
+		ss_imp_set_online(&im, on, all, "");   /* no warnings list: silent */
+		g_free(on);
+		g_free(all);
+	} else {
+		im.nr_cpus = t->nr_cpus;
+		im.nw = t->nr_words;
+	}
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		im.lv[lv] = masks_of_ids(t, &im, off[lv]);
+	im.die = masks_of_ids(t, &im, offsetof(struct ss_cpu_topo, die));
+	im.capacity = g_new(unsigned, im.nr_cpus);
+	im.cpu_node = g_new(unsigned, im.nr_cpus);
+	for (unsigned c = 0; c < im.nr_cpus; c++) {
+		im.capacity[c] = t->cpu[ss_imp_id(&im, c)].capacity;
+		im.cpu_node[c] = t->cpu[ss_imp_id(&im, c)].node;
+	}
+	im.nr_nodes = t->nr_nodes;
+	im.node_ids = g_new(unsigned, t->nr_nodes);
+	for (unsigned n = 0; n < t->nr_nodes; n++)
+		im.node_ids[n] = n;
+	im.dist = g_memdup2(t->distance, (gsize)t->nr_nodes * t->nr_nodes * sizeof(unsigned));
+	im.have_dist = true;
+	im.vendor = g_strdup(t->vendor);
+	im.vendor_src = "the machine";
+	im.origin = g_strdup("simsched topo --format yaml");   /* unused: header replaces it */
+	im.header = header;
+	im.extra = extra;
+	yaml = ss_imp_emit_yaml(&im, t->name ? t->name : "unnamed", NULL);
+	ss_imp_clear(&im);
+	return yaml;
 }
 
 char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err)

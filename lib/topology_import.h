@@ -40,6 +40,10 @@ struct ss_imp {
 	unsigned *cpu_id, *dense_of;
 	unsigned nr_ids;
 	uint64_t *offline;
+	/* Set only when writing a loaded machine back (ss_imp_emit_topology): */
+	uint64_t *die;                 /* per CPU die masks (im->nw words each), or NULL: no dies level */
+	const char *header;            /* comment lines (with '#' and '\n') instead of the import's */
+	const char *extra;             /* top-level keys (YAML lines) written after vendor: */
 };
 
 enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
@@ -74,8 +78,21 @@ void ss_imp_clear(struct ss_imp *im);
 /**
  * The topology YAML of the filled-in machine (g_free). llc_note, if not
  * NULL, is added to the header's LLC count (e.g. how the LLC was derived).
- * Nodes without CPUs are left out of the SLIT, with a warning.
+ * Nodes without CPUs are left out of the SLIT, with a warning. An
+ * asymmetric SLIT (im->dist[i][j] = node_distance(i, j)) is written as it
+ * is, with a comment line and a warning.
  */
 char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note);
+
+struct ss_topology;
+/**
+ * The topology YAML of a loaded (built) machine, in the form the importers
+ * write (ss_imp_emit_yaml: explicit cpus per level, cores as thread lists),
+ * so that ss_topology_load() of it builds the same machine; dies are
+ * written where a node holds more than one. header: comment lines ('#',
+ * '\n') above the keys; extra: top-level keys after vendor (description,
+ * frequency, costs, idle states: the caller's). g_free.
+ */
+char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, const char *extra);
 
 #endif

@@ -12,6 +12,11 @@ trap 'rm -rf "$tmp"' EXIT
 grep '^offline CPUs: 5 (15 online' "$tmp/topo.txt" > /dev/null
 grep '^cpu5 offline$' "$tmp/topo.txt" > /dev/null
 grep '^levels of CPUs 13: MC(15)$' "$tmp/topo.txt" > /dev/null
+# topo --format yaml keeps them: it loads to the same domains and prints to the same bytes
+"$bin" topo --format yaml "$tmp/m.yaml" > "$tmp/y.yaml"
+grep '^offline: "5"' "$tmp/y.yaml" > /dev/null
+"$bin" topo --format yaml "$tmp/y.yaml" | cmp - "$tmp/y.yaml"
+cmp <("$bin" topo "$tmp/m.yaml" | sed 1d) <("$bin" topo "$tmp/y.yaml" | sed 1d)
 "$bin" run -t "$tmp/m.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" --load 100% --warmup 0 --duration 10ms \
 	--quiet --json "$tmp/r.json"
 python3 - "$tmp/r.json" <<'PY'
