@@ -176,7 +176,7 @@ static void test_topology_errors(void **state)
 	expect_topo_error("name: x\nvendor: arm\noffline: \"2-3\"\nnodes: [{cores: \"0-1\"}, {cores: \"2-3\"}]\n",
 			  "bad.yaml:3:1:", "node 1 (in file order) has no online CPU");
 	expect_topo_error("name: x\nvendor: arm\noffline: \"1-x\"\ncores: \"0-1\"\n", "bad.yaml:3:13:",
-			  "'offline' has a bad cpulist");
+			  "offline has a bad cpulist");
 	expect_topo_error("name: x\nvendor: arm\noffline: {a: 1}\ncores: \"0-1\"\n", "bad.yaml:3:10:", "offline");
 	/* without 'offline', a gap says how to mark offline CPUs */
 	expect_topo_error("name: x\nvendor: arm\ncores: \"0,2\"\n", "bad.yaml:3:1:", "a CPU that is not online goes in 'offline'");
