@@ -2131,8 +2131,23 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->se.slice = sim->base_slice;
 		ss_rng_seed(&p->rng, cfg->seed, ss_rng_stream_id(wt->path));
 		ss_wl_cursor_init(&p->cursor);
-		if (wt->start_cpu >= 0) {
-			if ((unsigned)wt->start_cpu < sim->nr_cpus && t->cpu[wt->start_cpu].offline) {
+		int start_cpu = wt->start_cpu;
+
+		if (start_cpu >= 0 && wt->start_cpu_is_index) {
+			/*
+			 * "K * instance + B" is a rank among the allowed CPUs (online,
+			 * within --nodes), so pairs stay pinned side by side on a machine
+			 * with offline CPUs or a --nodes subset; with every CPU allowed
+			 * the rank is the CPU number.
+			 */
+			unsigned cpu = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
+
+			for (int k = 0; k < start_cpu; k++)
+				cpu = ss_cpumask_next(sim->allowed_mask, sim->nr_cpus, cpu + 1);
+			start_cpu = (int)cpu;
+		}
+		if (start_cpu >= 0) {
+			if ((unsigned)start_cpu < sim->nr_cpus && t->cpu[start_cpu].offline) {
 				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_START_CPU);
 				unsigned len = 8 * sim->nr_cpus + 16;
 				g_autofree char *online = g_malloc(len);
@@ -2140,25 +2155,25 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 				ss_cpumask_format_list(t->active_mask, sim->nr_cpus, online, len);
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "%s%s: start_cpu %d of task %s is offline on %s (expected an online CPU: %s)",
-					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), wt->start_cpu,
+					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), start_cpu,
 					    wt->path, t->name, online);
 				return false;
 			}
-			if ((unsigned)wt->start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)wt->start_cpu)) {
+			if ((unsigned)start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)start_cpu)) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "workload %s, task %s: start_cpu %d is not a CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
-					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, t->name, sim->nr_cpus - 1);
+					    ss_workload_name(cfg->wl), wt->path, start_cpu, t->name, sim->nr_cpus - 1);
 				return false;
 			}
-			p->cpu = wt->start_cpu;
+			p->cpu = start_cpu;
 		} else {
 			p->cpu = (int32_t)spread[i];
 		}
 		if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
-			if (wt->start_cpu >= 0) {
+			if (start_cpu >= 0) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
-					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, wt->cpus);
+					    ss_workload_name(cfg->wl), wt->path, start_cpu, wt->cpus);
 				return false;
 			}
 			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);

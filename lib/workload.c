@@ -271,6 +271,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 				break;
 			case SS_START_INSTANCE:
 				task->start_cpu = (int)(((uint64_t)role->start_mul * i + role->start_add) % nr_cpus);
+				task->start_cpu_is_index = true;
 				break;
 			}
 		}

@@ -358,6 +358,38 @@ static void test_affinity(void **state)
 	g_clear_error(&err);
 	ss_workload_free(w);
 
+	/*
+	 * "start_cpu: instance" ranks the online CPUs: the 14 instances at 100 %
+	 * start on CPUs 0-4,6-9,11-15, one each (instance 5 on CPU 6, not on
+	 * the offline CPU 5), and each runs its 5 ms burst there.
+	 */
+	g_snprintf(yaml, sizeof yaml, "name: pin\ninstance: task\ninstances_per_cpu: 1\n"
+		   "metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		   "tasks:\n  - name: t\n    start_cpu: instance\n    program: [run: 5ms]\n");
+	w = wl(yaml);
+	{
+		struct ss_run_config c = { 0 };
+
+		c.topo = t;
+		c.wl = w;
+		c.policy = "sis_util";
+		ss_params_defaults(&c.params, t);
+		c.load_pct_x100 = 10000;
+		c.seed = 3;
+		c.duration_ns = 4000000;
+		r = ss_simulate(&c, &err);
+	}
+	if (!r)
+		fail_msg("%s", err->message);
+	for (unsigned c = 0; c < 16; c++) {
+		if (c == 5 || c == 10)
+			assert_int_equal(r->cpu[c].busy_ns, 0);
+		else
+			assert_int_equal(r->cpu[c].busy_ns, 4000000);
+	}
+	ss_results_free(r);
+	ss_workload_free(w);
+
 	/* start_cpu 10 is offline */
 	g_snprintf(yaml, sizeof yaml, "%s    start_cpu: 10\n    program: [run: 1us]\n", head);
 	w = wl(yaml);
