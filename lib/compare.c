@@ -170,6 +170,13 @@ unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 		unsigned from, to, step;
 		g_autofree char *s_from = g_strndup(spec, (gsize)(dots - spec));
 		g_autofree char *s_to = slash ? g_strndup(dots + 2, (gsize)(slash - dots - 2)) : NULL;
+		if (!slash) {
+			g_array_free(a, TRUE);
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "--load '%s': a range needs a step, FROM..TO/STEP (e.g. %s/25%%), or give a list like 25%%,50%%,100%%",
+				    spec, spec);
+			return NULL;
+		}
 		if (!slash || !parse_one_load(s_from, &from) || !parse_one_load(s_to, &to) ||
 		    !parse_one_load(slash + 1, &step) || to < from)
 			goto bad;

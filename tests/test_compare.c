@@ -99,6 +99,8 @@ static void test_parse_loads(void **state)
 	assert_null(ss_cmp_parse_loads("200%..25%/25%", &n, &err));
 	g_clear_error(&err);
 	assert_null(ss_cmp_parse_loads("25%..200%", &n, &err));
+	/* a range without a step: the error shows the form it needs */
+	assert_non_null(strstr(err->message, "a range needs a step, FROM..TO/STEP (e.g. 25%..200%/25%)"));
 	g_clear_error(&err);
 	assert_null(ss_cmp_parse_loads("25%,,50%", &n, &err));
 	g_clear_error(&err);
