@@ -2,6 +2,38 @@
 #ifndef SIMSCHED_CLI_H
 #define SIMSCHED_CLI_H
 
+#include <stdbool.h>
+
+#include <glib.h>
+
+/*
+ * cli/common.c. ss_cli_check_stdout_at_exit(): at exit, a failed write to
+ * stdout (flush, error flag or close) prints "simsched: cannot write to
+ * standard output: REASON" and exits 1 (or the status main set with
+ * ss_cli_set_exit_status(), if non-zero).
+ */
+void ss_cli_check_stdout_at_exit(void);
+void ss_cli_set_exit_status(int rc);
+/** fputs(s, stdout) and fflush, keeping a failure's errno for the check at exit. */
+void ss_cli_print(const char *s);
+
+/**
+ * Add entries to ctx and parse argv like g_option_context_parse(); a value
+ * that does not convert from the locale's character set gets an error naming
+ * its option (GOption's own names none). false + *err on failure.
+ */
+bool ss_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv, GError **err);
+
+/**
+ * Check a result path before any work: not empty, not a directory, in an
+ * existing directory where files can be created, not one of the inputs
+ * (NULL entries skipped). Prints "simsched: OPT PATH: ..." and returns false.
+ */
+bool ss_cli_check_out(const char *opt, const char *path, const char *const *inputs, unsigned nr_inputs);
+
+/** A seed, 0..SS_SEED_MAX (2^53 - 1); prints the error naming opt and returns false. */
+bool ss_cli_parse_seed(const char *opt, const char *s, guint64 *seed);
+
 /** simsched pelt (cli/pelt.c): argv[0] is "pelt". Returns the exit status. */
 int ss_cli_pelt(int argc, char **argv);
 

@@ -11,6 +11,7 @@
  *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
  *   (run, compare, sweep and policies load policy plugins with --policy-plugin FILE.so)
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,14 +42,6 @@ static int fail(GError *e, int code)
 	if (e)
 		g_error_free(e);
 	return code;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	GStatBuf sa, sb;
-	if (!a || !b || g_stat(a, &sa) != 0 || g_stat(b, &sb) != 0)
-		return false;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* A time option: a number with a unit (a bare 0 is allowed), at most 10^6 s. */
@@ -105,8 +98,7 @@ static int cmd_policies(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("- list the wake-placement policies");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -115,24 +107,27 @@ static int cmd_policies(int argc, char **argv)
 		g_strfreev(plugins);
 		return rc;
 	}
+	GString *o = g_string_new(NULL);
 	for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++) {
 		const struct ss_policy *p = *pp;
-		printf("%-17s %s\n                  features: %s\n                  source: %s\n", p->name, p->description,
-		       p->features, p->source);
+		g_string_append_printf(o, "%-17s %s\n                  features: %s\n                  source: %s\n", p->name,
+				       p->description, p->features, p->source);
 		for (unsigned i = 0; i < p->nr_params; i++)
-			printf("                  policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
-			       p->params[i].unit, p->params[i].doc);
+			g_string_append_printf(o, "                  policy.%s = %lld %s: %s\n", p->params[i].key,
+					       (long long)p->params[i].def, p->params[i].unit, p->params[i].doc);
 	}
 	for (gchar **f = plugins; f && *f; f++) {
 		const char *n = NULL;
 		ss_policy_plugin_load(*f, &n, NULL);   /* already loaded: returns its name */
 		const struct ss_policy *p = ss_policy_find(n);
-		printf("%-17s %s\n                  features: %s\n                  source: %s (plugin %s)\n", p->name,
-		       p->description, p->features, p->source, *f);
+		g_string_append_printf(o, "%-17s %s\n                  features: %s\n                  source: %s (plugin %s)\n",
+				       p->name, p->description, p->features, p->source, *f);
 		for (unsigned i = 0; i < p->nr_params; i++)
-			printf("                  policy.%s = %lld %s: %s\n", p->params[i].key, (long long)p->params[i].def,
-			       p->params[i].unit, p->params[i].doc);
+			g_string_append_printf(o, "                  policy.%s = %lld %s: %s\n", p->params[i].key,
+					       (long long)p->params[i].def, p->params[i].unit, p->params[i].doc);
 	}
+	ss_cli_print(o->str);
+	g_string_free(o, TRUE);
 	g_strfreev(plugins);
 	return 0;
 }
@@ -156,8 +151,7 @@ static int cmd_topo_import(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("--sysfs [ROOT] | --hwloc FILE.xml - describe a machine as topology YAML");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -173,6 +167,11 @@ static int cmd_topo_import(int argc, char **argv)
 		fprintf(stderr, "simsched: topo import: unexpected argument '%s'\n", argv[sysfs ? 2 : 1]);
 		return 2;
 	}
+	if (out) {
+		const char *inputs[] = { hwloc };
+		if (!ss_cli_check_out("--out", out, inputs, 1))
+			return 2;
+	}
 	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
 	char *yaml = sysfs ? ss_topology_import_sysfs(argc == 2 ? argv[1] : "/", name, warnings, &err)
 			   : ss_topology_import_hwloc(hwloc, name, warnings, &err);
@@ -186,7 +185,7 @@ static int cmd_topo_import(int argc, char **argv)
 		if (!ss_write_file_atomic(out, yaml, strlen(yaml), &err))
 			rc = fail(err, 1);
 	} else {
-		fputs(yaml, stdout);
+		ss_cli_print(yaml);
 	}
 	g_free(yaml);
 	return rc;
@@ -206,8 +205,7 @@ static int cmd_topo(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("- print a machine and its sched domains");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -235,7 +233,7 @@ static int cmd_topo(int argc, char **argv)
 	ss_topology_free(t);
 	if (!out)
 		return fail(err, 2);
-	fputs(out, stdout);
+	ss_cli_print(out);
 	g_free(out);
 	return 0;
 }
@@ -254,10 +252,10 @@ static int cmd_run(int argc, char **argv)
 		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
-		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU (default 100%)", "L" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, 0.5 = 50%; rounded, at least 1 (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
-		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^64-1 (default 1)", "N" },
+		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^53-1 (default 1)", "N" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
 		{ "json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
@@ -268,8 +266,7 @@ static int cmd_run(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("- simulate a workload on a machine under a wake-placement policy");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -298,7 +295,10 @@ static int cmd_run(int argc, char **argv)
 				return fail(err, 1);
 			}
 			char *h = ss_params_help(policy, ht);
-			printf("parameters (--set SECTION.KEY=VALUE)%s%s:\n%s", ht ? ", defaults for " : "", ht ? ht->name : "", h);
+			char *txt = g_strdup_printf("parameters (--set SECTION.KEY=VALUE)%s%s:\n%s", ht ? ", defaults for " : "",
+						    ht ? ht->name : "", h);
+			ss_cli_print(txt);
+			g_free(txt);
 			g_free(h);
 			ss_topology_free(ht);
 			g_strfreev(sets);
@@ -319,8 +319,7 @@ static int cmd_run(int argc, char **argv)
 	cfg.policy = policy ? policy : "sis_util";
 	cfg.sched_features = features;
 	guint64 seed = 1;
-	if (seed_s && !g_ascii_string_to_unsigned(seed_s, 10, 0, G_MAXUINT64, &seed, NULL)) {
-		fprintf(stderr, "simsched: --seed '%s': expected an integer in 0..18446744073709551615\n", seed_s);
+	if (seed_s && !ss_cli_parse_seed("--seed", seed_s, &seed)) {
 		g_strfreev(sets);
 		return 2;
 	}
@@ -349,21 +348,8 @@ static int cmd_run(int argc, char **argv)
 
 	if (json_path) {
 		/* refuse before simulating, rather than lose the run at the end */
-		g_autofree char *dir = g_path_get_dirname(json_path);
-		if (!*json_path) {
-			fprintf(stderr, "simsched: --json: an empty file name (give the result file's path)\n");
-			g_strfreev(sets);
-			return 2;
-		}
-		if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || access(dir, W_OK) != 0 ||
-		    g_file_test(json_path, G_FILE_TEST_IS_DIR)) {
-			fprintf(stderr, "simsched: --json %s: cannot write there (directory missing or not writable, or a directory of that name)\n",
-				json_path);
-			g_strfreev(sets);
-			return 2;
-		}
-		if (same_file(json_path, topo_path) || same_file(json_path, wl_path)) {
-			fprintf(stderr, "simsched: --json %s: that is an input file of this run (give another result file)\n", json_path);
+		const char *inputs[] = { topo_path, wl_path };
+		if (!ss_cli_check_out("--json", json_path, inputs, 2)) {
 			g_strfreev(sets);
 			return 2;
 		}
@@ -406,10 +392,10 @@ static int cmd_run(int argc, char **argv)
 		rc = fail(err, 1);
 	if (!quiet) {
 		if (format && !strcmp(format, "json")) {
-			fputs(json, stdout);
+			ss_cli_print(json);
 		} else {
 			char *txt = ss_results_to_text(r);
-			fputs(txt, stdout);
+			ss_cli_print(txt);
 			g_free(txt);
 		}
 	}
@@ -448,7 +434,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default)", "LOADS" },
 		{ "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
-		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed (default 1)", "N" },
+		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
@@ -462,8 +448,7 @@ static int cmd_compare(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("- compare policies across loads and seeds (mmtests-style table)");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -512,8 +497,12 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "simsched: --policies: no policy named\n");
 		goto out;
 	}
-	if (seeds < 1 || seeds > 1000 || jobs < 0 || jobs > 1024) {
-		fprintf(stderr, "simsched: --seeds takes 1..1000 and --jobs 0..1024\n");
+	if (seeds < 1 || seeds > 1000) {
+		fprintf(stderr, "simsched: --seeds %d: expected a seed count in 1..1000\n", seeds);
+		goto out;
+	}
+	if (jobs < 0 || jobs > 1024) {
+		fprintf(stderr, "simsched: --jobs %d: expected 0 (one per core) .. 1024\n", jobs);
 		goto out;
 	}
 	if (!(loads = ss_cmp_parse_loads(load ? load : "25%..200%/25%", &nr_loads, &err))) {
@@ -529,8 +518,12 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	guint64 seed = 1;
-	if (seed_s && !g_ascii_string_to_unsigned(seed_s, 10, 0, G_MAXUINT64 - 1000, &seed, NULL)) {
-		fprintf(stderr, "simsched: --seed '%s': expected a non-negative integer\n", seed_s);
+	if (seed_s && !ss_cli_parse_seed("--seed", seed_s, &seed))
+		goto out;
+	if (seed > SS_SEED_MAX - (guint64)(seeds - 1)) {
+		fprintf(stderr, "simsched: --seed %" G_GUINT64_FORMAT " --seeds %d: the last seed, --seed + --seeds - 1 = %"
+				G_GUINT64_FORMAT ", exceeds %" G_GUINT64_FORMAT " (2^53 - 1: results hold seeds as JSON numbers)\n",
+			seed, seeds, seed + (guint64)(seeds - 1), (guint64)SS_SEED_MAX);
 		goto out;
 	}
 	if (!parse_time_option(duration ? duration : "2s", &spec.base.duration_ns) || !spec.base.duration_ns ||
@@ -539,12 +532,9 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (out) {
-		g_autofree char *dir = g_path_get_dirname(out);
-		if (!g_file_test(dir, G_FILE_TEST_IS_DIR) || access(dir, W_OK) != 0 || same_file(out, topo_path) ||
-		    same_file(out, wl_path)) {
-			fprintf(stderr, "simsched: --out %s: cannot write there (missing or read-only directory, or an input file)\n", out);
+		const char *inputs[] = { topo_path, wl_path };
+		if (!ss_cli_check_out("--out", out, inputs, 2))
 			goto out;
-		}
 	}
 	rc = 1;
 	if (!(t = ss_topology_load(topo_path, &err)) || !(w = ss_workload_load(wl_path, &err))) {
@@ -595,7 +585,7 @@ static int cmd_compare(int argc, char **argv)
 	rc = 0;
 	if (out && !ss_write_file_atomic(out, txt, strlen(txt), &err))
 		rc = fail(err, 1);
-	fputs(txt, stdout);
+	ss_cli_print(txt);
 	g_free(txt);
 out:
 	g_strfreev(pols);
@@ -606,7 +596,7 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage();
@@ -634,4 +624,18 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "simsched: unknown command '%s'\n", argv[1]);
 	return usage();
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * The character set only (LC_CTYPE): GOption converts string option
+	 * values from it to UTF-8, so a UTF-8 --name works in a UTF-8 locale.
+	 * LC_NUMERIC stays "C": output is the same bytes in every locale.
+	 */
+	setlocale(LC_CTYPE, "");
+	ss_cli_check_stdout_at_exit();
+	int rc = dispatch(argc, argv);
+	ss_cli_set_exit_status(rc);
+	return rc;
 }

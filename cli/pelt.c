@@ -44,37 +44,55 @@ static bool parse_time(const char *s, bool zero_ok, uint64_t *ns)
 	return *ns <= UINT64_C(1000000) * 1000000000u && (zero_ok || *ns > 0);
 }
 
-/* "50%", "50", "12.5%": percent with at most two decimals, 0..100, as percent x 100. */
-static bool parse_pct(const char *s, unsigned *pct_x100)
+/*
+ * --busy as a share of the period, in percent x 100: "50%", "12.5%" (0..100 %,
+ * two decimals at most) or, as run --load reads a bare number, a fraction
+ * "0.5", "0.125" (0..1, four decimals at most). *bare_over_1 tells a bare
+ * number above 1 ("50": 5000 %) from other bad input.
+ */
+static bool parse_busy_share(const char *s, unsigned *pct_x100, bool *bare_over_1)
 {
-	unsigned ip = 0, frac = 0, nd = 0;
+	unsigned long ip = 0, frac = 0;
+	unsigned nd = 0;
 	const char *p = s;
+	bool pct;
 
+	*bare_over_1 = false;
 	if (!g_ascii_isdigit(*p))
 		return false;
 	for (; g_ascii_isdigit(*p); p++) {
-		ip = ip * 10 + (unsigned)(*p - '0');
-		if (ip > 100)
+		ip = ip * 10 + (unsigned long)(*p - '0');
+		if (ip > 100000)
 			return false;
 	}
 	if (*p == '.') {
 		p++;
 		for (; g_ascii_isdigit(*p); p++, nd++) {
-			if (nd >= 2)
+			if (nd >= 4)
 				return false;
-			frac = frac * 10 + (unsigned)(*p - '0');
+			frac = frac * 10 + (unsigned long)(*p - '0');
 		}
 		if (!nd)
 			return false;
-		if (nd == 1)
-			frac *= 10;
 	}
-	if (*p == '%')
+	pct = *p == '%';
+	if (pct)
 		p++;
 	if (*p)
 		return false;
-	*pct_x100 = ip * 100 + frac;
-	return *pct_x100 <= 10000;
+	/* scale to percent x 100: a percentage has 2 decimals, a fraction 4 */
+	unsigned scale_nd = pct ? 2 : 4;
+	if (nd > scale_nd)
+		return false;
+	for (unsigned k = nd; k < scale_nd; k++)
+		frac *= 10;
+	unsigned long v = ip * (pct ? 100 : 10000) + frac;
+	if (v > 10000) {
+		*bare_over_1 = !pct;
+		return false;
+	}
+	*pct_x100 = (unsigned)v;
+	return true;
 }
 
 /* kernel.freq_ratio's rule (params.c): a number in (0, 1], x1024 rounded, at least 1. */
@@ -84,7 +102,7 @@ static bool parse_ratio(const char *s, unsigned long *cap)
 	double f;
 
 	errno = 0;
-	f = strtod(s, &end);
+	f = g_ascii_strtod(s, &end);   /* "0.5" in every locale */
 	if (errno || end == s || *end || !(f > 0.0) || f > 1.0)
 		return false;
 	*cap = (unsigned long)(f * 1024.0 + 0.5);
@@ -107,6 +125,19 @@ static bool parse_uint(const char *s, unsigned long lo, unsigned long hi, unsign
 static void fmt_ms(char *buf, size_t n, uint64_t ns)
 {
 	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(ns / 1000000), (unsigned long long)(ns % 1000000));
+}
+
+/* "ms[.frac]" of a ns count without trailing zeros ("3000", "0.3072"), for prose */
+static void fmt_ms_short(char *buf, size_t n, uint64_t ns)
+{
+	size_t len;
+
+	fmt_ms(buf, n, ns);
+	len = strlen(buf);
+	while (buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (buf[len - 1] == '.')
+		buf[--len] = '\0';
 }
 
 /* A task by path ("pair[3]/client") or by role name (its instance 0). */
@@ -178,7 +209,11 @@ static char *render_json(const struct ss_pelt_task_spec *s, const char *what, co
 		cJSON_AddNumberToObject(o, "busy_ns", (double)s->busy_ns);
 	} else {
 		cJSON_AddStringToObject(o, "task", s->plan->task[s->task].path);
-		cJSON_AddNumberToObject(o, "seed", (double)s->seed);
+		char seed[24];
+
+		/* exact: cJSON's %.15g rounds a 16-digit seed */
+		snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, (guint64)s->seed);
+		cJSON_AddRawToObject(o, "seed", seed);
 		cJSON_AddNumberToObject(o, "wait_ns", (double)s->wait_ns);
 	}
 	cJSON_AddNumberToObject(o, "weight", (double)s->weight);
@@ -238,8 +273,8 @@ static char *render_summary(const struct ss_pelt_task_spec *s, const struct ss_p
 	uint64_t win = tr->end_ns > s->steady_from_ns ? tr->end_ns - s->steady_from_ns : 0;
 	unsigned busy_x100 = win ? (unsigned)(((unsigned __int128)tr->steady_running_ns * 10000 + win / 2) / win) : 0;
 
-	fmt_ms(a, sizeof a, s->steady_from_ns);
-	fmt_ms(b, sizeof b, tr->end_ns);
+	fmt_ms_short(a, sizeof a, s->steady_from_ns);
+	fmt_ms_short(b, sizeof b, tr->end_ns);
 	if (!tr->steady)
 		return g_strdup_printf("steady state %s..%s ms: no PELT update in the window (nothing to report)\n", a, b);
 	return g_strdup_printf("steady state %s..%s ms: util_avg %u..%u, runnable_avg %u..%u, running %u.%02u %% of the time\n",
@@ -264,7 +299,7 @@ static char *render_text(const struct ss_pelt_task_spec *s, const char *what, co
 	if (tr->exited) {
 		char e[32];
 
-		fmt_ms(e, sizeof e, tr->end_ns);
+		fmt_ms_short(e, sizeof e, tr->end_ns);
 		g_string_append_printf(o, "# the program ended at %s ms\n", e);
 	}
 	if (!summary_only) {
@@ -294,11 +329,11 @@ int ss_cli_pelt(int argc, char **argv)
 	gboolean json = FALSE, updates = FALSE, summary = FALSE, from_zero = FALSE;
 	GOptionEntry entries[] = {
 		{ "period", 'P', 0, G_OPTION_ARG_STRING, &period, "periodic pattern: the period (e.g. 10ms)", "TIME" },
-		{ "busy", 'b', 0, G_OPTION_ARG_STRING, &busy, "running at the start of each period: 0..100% or a time", "PCT|TIME" },
+		{ "busy", 'b', 0, G_OPTION_ARG_STRING, &busy, "running at the start of each period: 0%..100%, a fraction 0..1 (0.5 = 50%) or a time", "SHARE|TIME" },
 		{ "nice", 0, 0, G_OPTION_ARG_STRING, &nice_s, "periodic pattern: the task's nice, -20..19 (default 0)", "N" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "replay a task of this workload (YAML or rt-app JSON)", "FILE" },
 		{ "task", 'T', 0, G_OPTION_ARG_STRING, &task, "the task: a role name (instance 0) or a path like pair[0]/client", "PATH" },
-		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed of the task's stream (default 1)", "N" },
+		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed of the task's stream, 0..2^53-1 (default 1)", "N" },
 		{ "wait-time", 0, 0, G_OPTION_ARG_STRING, &wait, "how long a wait for other tasks blocks (default: an error)", "TIME" },
 		{ "freq-ratio", 'f', 0, G_OPTION_ARG_STRING, &freq, "current/max frequency, 0 < R <= 1 (default 1)", "R" },
 		{ "capacity", 'c', 0, G_OPTION_ARG_STRING, &cap, "CPU capacity, 1..1024 (default 1024)", "C" },
@@ -323,8 +358,7 @@ int ss_cli_pelt(int argc, char **argv)
 	int rc = 2;
 
 	GOptionContext *ctx = g_option_context_new("- util_avg over time of one task alone on one CPU (kernel v6.6 PELT)");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return pelt_fail(err, 2);
@@ -379,10 +413,8 @@ int ss_cli_pelt(int argc, char **argv)
 	if (seed_s) {
 		guint64 sv;
 
-		if (!g_ascii_string_to_unsigned(seed_s, 10, 0, G_MAXUINT64, &sv, NULL)) {
-			fprintf(stderr, "simsched: --seed '%s': expected an integer in 0..18446744073709551615\n", seed_s);
+		if (!ss_cli_parse_seed("--seed", seed_s, &sv))
 			return 2;
-		}
 		spec.seed = sv;
 	}
 	if (wait && !parse_time(wait, false, &spec.wait_ns)) {
@@ -419,7 +451,9 @@ int ss_cli_pelt(int argc, char **argv)
 					"and decays within each phase (expected a period of 1024ns..2500s)\n", period);
 			return 2;
 		}
-		if (parse_pct(busy, &pct)) {
+		bool bare_over_1;
+
+		if (parse_busy_share(busy, &pct, &bare_over_1)) {
 			spec.busy_ns = (uint64_t)(((unsigned __int128)spec.period_ns * pct) / 10000);
 			if (pct && !spec.busy_ns) {
 				fprintf(stderr, "simsched: --busy '%s': %u.%02u %% of a %s period rounds to 0 ns of running "
@@ -430,9 +464,13 @@ int ss_cli_pelt(int argc, char **argv)
 					       period, pct / 100, pct % 100, (unsigned long long)spec.busy_ns);
 		} else if (parse_time(busy, true, &spec.busy_ns) && spec.busy_ns <= spec.period_ns) {
 			what = g_strdup_printf("periodic: period %s, busy %s at the start of each period", period, busy);
+		} else if (bare_over_1) {
+			fprintf(stderr, "simsched: --busy '%s': a bare number is a fraction of the period, as in run --load "
+					"(0.5 = 50 %%), so at most 1 (expected %s%% for a percentage)\n", busy, busy);
+			return 2;
 		} else {
-			fprintf(stderr, "simsched: --busy '%s': expected a percentage 0..100%% (two decimals at most) or a time "
-					"with a unit no longer than the period\n", busy);
+			fprintf(stderr, "simsched: --busy '%s': expected a percentage 0%%..100%% (two decimals at most), a fraction "
+					"0..1 (four decimals at most) or a time with a unit no longer than the period\n", busy);
 			return 2;
 		}
 	}
@@ -496,7 +534,7 @@ int ss_cli_pelt(int argc, char **argv)
 		goto out;
 	}
 	out = json ? render_json(&spec, what, tr) : render_text(&spec, what, tr, summary);
-	fputs(out, stdout);
+	ss_cli_print(out);
 	g_free(out);
 	rc = 0;
 out:

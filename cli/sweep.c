@@ -60,8 +60,7 @@ int ss_cli_sweep(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("- run a grid of simulations into a JSON-lines file (sharded, resumable)");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -77,6 +76,11 @@ int ss_cli_sweep(int argc, char **argv)
 	if (jobs < 0 || jobs > 1024) {
 		fprintf(stderr, "simsched: --jobs takes 0..1024\n");
 		return 2;
+	}
+	{
+		const char *inputs[] = { spec_path };
+		if (!ss_cli_check_out("--out", out, inputs, 1))
+			return 2;
 	}
 	struct ss_sweep_opts o = { .out_path = out, .jobs = (unsigned)jobs, .resume = resume };
 	if (shard && !ss_sweep_parse_shard(shard, &o.shard_k, &o.shard_n, &err))
@@ -133,8 +137,7 @@ int ss_cli_report(int argc, char **argv)
 	};
 	GError *err = NULL;
 	GOptionContext *ctx = g_option_context_new("RESULTS.jsonl... - merge sweep results into compare's tables");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	gboolean ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	gboolean ok = ss_cli_parse(ctx, entries, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
@@ -155,20 +158,9 @@ int ss_cli_report(int argc, char **argv)
 		g_strfreev(pols);
 		return 2;
 	}
-	if (out) {
-		GStatBuf so, si;
-		if (!*out) {
-			fprintf(stderr, "simsched: --out: an empty file name\n");
-			g_strfreev(pols);
-			return 2;
-		}
-		for (int i = 1; i < argc; i++) {
-			if (g_stat(out, &so) == 0 && g_stat(argv[i], &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
-				fprintf(stderr, "simsched: --out %s: that is an input file of this report (give another file)\n", out);
-				g_strfreev(pols);
-				return 2;
-			}
-		}
+	if (out && !ss_cli_check_out("--out", out, (const char *const *)(argv + 1), (unsigned)(argc - 1))) {
+		g_strfreev(pols);
+		return 2;
 	}
 	GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
 	struct ss_report *rep = ss_report_load((const char *const *)(argv + 1), (unsigned)(argc - 1), warnings, &err);
@@ -182,7 +174,7 @@ int ss_cli_report(int argc, char **argv)
 	} else {
 		if (out && !ss_write_file_atomic(out, txt, strlen(txt), &err))
 			rc = fail(err, 1);
-		fputs(txt, stdout);
+		ss_cli_print(txt);
 	}
 	g_free(txt);
 	ss_report_free(rep);

@@ -222,7 +222,12 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddStringToObject(o, "sched_features", r->features);
 	cJSON_AddStringToObject(o, "kernel_model", "v6.6");
 	cJSON_AddNumberToObject(o, "load_pct", (double)r->load_pct_x100 / 100.0);
-	cJSON_AddNumberToObject(o, "seed", (double)r->seed);
+	{
+		/* exact: %.15g (cJSON's number format) rounds a 16-digit seed */
+		char seed[24];
+		snprintf(seed, sizeof seed, "%" G_GUINT64_FORMAT, (guint64)r->seed);
+		cJSON_AddRawToObject(o, "seed", seed);
+	}
 	cJSON_AddNumberToObject(o, "warmup_ns", (double)r->warmup_ns);
 	cJSON_AddNumberToObject(o, "duration_ns", (double)r->duration_ns);
 	cJSON_AddNumberToObject(o, "nr_cpus", r->nr_cpus);

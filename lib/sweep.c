@@ -24,7 +24,7 @@
 #include <yaml.h>
 
 #define MAX_POINTS UINT64_C(10000000)
-#define MAX_SEED ((UINT64_C(1) << 53) - 1)   /* seeds are JSON numbers in records */
+#define MAX_SEED SS_SEED_MAX   /* seeds are JSON numbers in records (simsched/sim.h) */
 
 struct sw_file {
 	char *as_written;   /* the spec's string: part of the key */
@@ -642,7 +642,10 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	cJSON_AddStringToObject(o, "workload_file", s->wl_files[p.wl].as_written);
 	cJSON_AddStringToObject(o, "policy", s->policies[p.policy]);
 	cJSON_AddNumberToObject(o, "load_pct", s->loads[p.load] / 100.0);
-	cJSON_AddNumberToObject(o, "seed", (double)s->seeds[p.seed]);
+	/* exact, not cJSON's %.15g: seeds go up to 2^53 - 1 (16 digits) */
+	char num[24];
+	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->seeds[p.seed]);
+	cJSON_AddRawToObject(o, "seed", num);
 	cJSON *set = cJSON_AddObjectToObject(o, "set");
 	for (unsigned i = 0; i < s->nr_sets; i++)
 		cJSON_AddStringToObject(set, s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);

@@ -41,4 +41,6 @@ usage "load 50% is given twice" "${args[@]}" --load 50%,50%
 usage "load 50% is given twice, as '50%' (item 1) and '0.5' (item 3)" "${args[@]}" --load 50%,75%,0.5
 usage "1000000 loads asked, at most 1000" "${args[@]}" --load 0.01%..10000%/0.01%
 usage "1001 loads asked, at most 1000" "${args[@]}" --load "$(seq -s, -f '%g%%' 1 1001)"
+# a range names its step; the error shows the form
+usage "--load '25%..100%': a range needs a step, FROM..TO/STEP (e.g. 25%..100%/25%)" "${args[@]}" --load 25%..100%
 echo "compare ok"

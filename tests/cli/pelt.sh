@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 # the done-when: 10 ms period, 50 % busy -> 485..538 at every HZ
 for hz in 1000 250 0; do
 	"$bin" pelt --period 10ms --busy 50% --hz "$hz" > "$tmp/p.txt"
-	grep -q "^steady state 3000.000000..4000.000000 ms: util_avg 485..538, runnable_avg 485..538, running 50.00 %" "$tmp/p.txt" \
+	grep -q "^steady state 3000..4000 ms: util_avg 485..538, runnable_avg 485..538, running 50.00 %" "$tmp/p.txt" \
 		|| { echo "hz $hz:"; tail -1 "$tmp/p.txt"; exit 1; }
 done
 # one row per ms of 4 s, after two header lines and the column line, then the summary
@@ -43,7 +43,7 @@ PY
 "$bin" pelt --workload "$src/workloads/netperf-tcp-rr.yaml" --task client --wait-time 6us --duration 200ms \
 	--summary > "$tmp/w.txt"
 grep -q "^# workload .*task pair\[0\]/client alone" "$tmp/w.txt"
-grep -q "^steady state 150.000000..200.000000 ms: util_avg " "$tmp/w.txt"
+grep -q "^steady state 150..200 ms: util_avg " "$tmp/w.txt"
 "$bin" pelt --workload "$src/workloads/netperf-tcp-rr.yaml" --task 'pair[3]/server' --wait-time 6us \
 	--duration 20ms --summary | grep "task pair\[3\]/server" > /dev/null
 
@@ -86,4 +86,12 @@ bad 2 pelt --workload "$src/workloads/netperf-tcp-rr.yaml" --task nobody
 bad 1 pelt --workload "$src/workloads/netperf-tcp-rr.yaml" --task client
 grep -q "pair\[0\]/client waits" "$tmp/err"
 bad 1 pelt --workload "$tmp/missing.yaml" --task client
+# --busy: a bare number is a fraction of the period, as in run --load
+"$bin" pelt --period 10ms --busy 0.5 --summary | cmp - "$tmp/s.txt"
+"$bin" pelt --period 10ms --busy 0.125 --summary | grep "^# periodic: period 10ms, busy 12.50 % (1250000 ns)" > /dev/null
+"$bin" pelt --period 10ms --busy 1 --summary | grep "busy 100.00 % (10000000 ns)" > /dev/null
+bad 2 pelt --period 10ms --busy 50
+grep -F "simsched: --busy '50': a bare number is a fraction of the period, as in run --load (0.5 = 50 %), so at most 1 (expected 50% for a percentage)" "$tmp/err" > /dev/null
+bad 2 pelt --period 10ms --busy 0.00005
+bad 2 pelt --period 10ms --busy 12.505%
 echo "pelt ok"

@@ -99,6 +99,13 @@ char *ss_results_to_text(const struct ss_results *r);
  */
 bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError **err);
 
+/**
+ * The largest seed any command takes (run, compare, sweep, pelt): 2^53 - 1,
+ * because every result file holds the seed as a JSON number, which is exact
+ * only below 2^53 (docs/output.md "Seeds").
+ */
+#define SS_SEED_MAX ((UINT64_C(1) << 53) - 1)
+
 /** Parse a load "100%", "25%", "1.5" (fraction) into percent × 100. */
 bool ss_parse_load(const char *s, unsigned *load_pct_x100);
 
