@@ -43,7 +43,8 @@ static double std_normal(struct ss_rng *r)
 	return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
 }
 
-uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
+/* The draw itself, inlined into the interpreter (ss_wl_next runs once per action). */
+static inline uint64_t dist_draw(const struct ss_dist *d, struct ss_rng *r)
 {
 	switch (d->kind) {
 	case SS_DIST_CONST:
@@ -94,6 +95,11 @@ uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
 	}
 	}
 	return d->a;
+}
+
+uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
+{
+	return dist_draw(d, r);
 }
 
 static void role_clear(struct ss_wl_role *r)
@@ -306,15 +312,7 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 	const struct ss_wl_role *role;
 	const struct ss_wl_task *t;
 
-	out->kind = SS_ACT_EXIT;
-	out->sync = false;
-	out->if_waiting = false;
-	out->pick = SS_PICK_ONE;
-	out->target = 0;
-	out->nr = 0;
-	out->count = 0;
-	out->ns = 0;
-	out->anchor_ns = 0;
+	*out = (struct ss_wl_action){ .kind = SS_ACT_EXIT, .pick = SS_PICK_ONE };
 	if (!p || task >= p->nr_tasks)
 		return;
 	t = &p->task[task];
@@ -332,7 +330,7 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 		case SS_OP_SLEEP:
 		case SS_OP_RUN_WALL:
 			out->kind = in->op == SS_OP_RUN ? SS_ACT_RUN : in->op == SS_OP_SLEEP ? SS_ACT_SLEEP : SS_ACT_RUN_WALL;
-			out->ns = ss_dist_draw(&in->dist, rng);
+			out->ns = dist_draw(&in->dist, rng);
 			c->pc++;
 			return;
 		case SS_OP_WAKE:
