@@ -12,6 +12,13 @@
  *
  * (time, key) is unique (the key ends in a sequence number), so the order of
  * pops is the same as with any other correct priority queue.
+ *
+ * Lazy pop: ss_evq_pop() hands out the root's event but leaves its slot at
+ * the root ("vacant", q->vacant_id) until the next queue operation. Handling
+ * an event nearly always schedules one first (the CPU's next burst end, a
+ * wakee's arrival): that event takes the vacant root slot and sinks from
+ * there, one sift instead of the pop's sift of the last slot plus the
+ * insert's sift up. Any other operation first removes the vacant slot.
  */
 #include "ss_sched.h"
 
@@ -97,6 +104,7 @@ void ss_evq_init(struct ss_evq *q, uint32_t cap)
 	for (uint32_t i = 0; i < q->cap; i++)
 		q->free_id[i] = q->cap - 1 - i;   /* ids handed out from 0 up */
 	q->nr_free = q->cap;
+	q->vacant_id = SS_EV_IDLE;
 	q->nr = 0;
 	q->seq = 0;
 }
@@ -128,10 +136,22 @@ static inline void release(struct ss_evq *q, struct ss_event *ev)
 	ev->heap_idx = SS_EV_IDLE;
 }
 
+/* Remove the vacant root slot a pop left, if any (see the top of the file). */
+static inline void settle(struct ss_evq *q)
+{
+	if (q->vacant_id == SS_EV_IDLE)
+		return;
+	q->free_id[q->nr_free++] = q->vacant_id;
+	q->vacant_id = SS_EV_IDLE;
+	if (--q->nr)
+		sift_down(q, 0, q->heap[q->nr]);
+}
+
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
 {
 	if (ev->heap_idx == SS_EV_IDLE)
 		return;
+	settle(q);
 	uint32_t i = q->pos[ev->heap_idx];
 	release(q, ev);
 	q->nr--;
@@ -148,6 +168,16 @@ void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned
 	ev->key = ((uint64_t)cls << 56) | ((uint64_t)(cpu & 0xffff) << 40) | (q->seq++ & ((UINT64_C(1) << 40) - 1));
 	s.time = t;
 	s.key = ev->key;
+	if (q->vacant_id != SS_EV_IDLE && ev->heap_idx == SS_EV_IDLE) {
+		/* take the vacant root slot: the root is the only place it can be */
+		s.id = q->vacant_id;
+		q->vacant_id = SS_EV_IDLE;
+		q->ev_of[s.id] = ev;
+		ev->heap_idx = s.id;
+		sift_down(q, 0, s);
+		return;
+	}
+	settle(q);
 	if (ev->heap_idx != SS_EV_IDLE) {
 		s.id = ev->heap_idx;
 		fix(q, q->pos[s.id], s);   /* move in place */
@@ -162,14 +192,12 @@ void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned
 
 struct ss_event *ss_evq_pop(struct ss_evq *q)
 {
+	settle(q);
 	if (!q->nr)
 		return NULL;
 	struct ss_event *ev = q->ev_of[q->heap[0].id];
-	release(q, ev);
-	if (--q->nr) {
-		sift_down(q, 0, q->heap[q->nr]);
-		/* the next event is usually the next one handled: start loading it */
-		__builtin_prefetch(q->ev_of[q->heap[0].id]);
-	}
+	/* the slot stays at the root, vacant, until the next operation */
+	q->vacant_id = ev->heap_idx;
+	ev->heap_idx = SS_EV_IDLE;
 	return ev;
 }

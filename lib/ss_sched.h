@@ -66,7 +66,8 @@ struct ss_evq {
 	uint32_t *pos;             /* cap: heap index of each slot id in use */
 	struct ss_event **ev_of;   /* cap: event of each slot id in use */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
-	uint32_t nr, cap, nr_free;
+	uint32_t nr, cap, nr_free;     /* nr counts a vacant root slot */
+	uint32_t vacant_id;        /* slot id left at the root by the last pop, SS_EV_IDLE = none */
 	uint64_t seq;
 };
 
