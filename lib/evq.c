@@ -175,6 +175,8 @@ void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned
 		q->ev_of[s.id] = ev;
 		ev->heap_idx = s.id;
 		sift_down(q, 0, s);
+		/* the root is usually the next event handled: start loading it */
+		__builtin_prefetch(q->ev_of[q->heap[0].id]);
 		return;
 	}
 	settle(q);
