@@ -125,8 +125,13 @@ uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
  */
 static inline uint32_t smt_factor(const struct ss_sim *sim, const struct ss_rq *rq)
 {
-	unsigned k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
+	unsigned k;
 	uint64_t pct = sim->params.smt_contention_pct;
+	/* without SMT (or without contention) no core ever has two busy threads:
+	 * skip the topology and core_busy loads, once per burst */
+	if (!sim->smt_contention)
+		return 1024;
+	k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
 	if (k <= 1 || !pct)
 		return 1024;
 	return (uint32_t)(1024 * 100 / (100 + pct * (k - 1)));
@@ -2036,6 +2041,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->idle_state = -1;
 	}
 	sim->core_busy = g_new0(uint16_t, t->nr_cores ? t->nr_cores : 1);
+	sim->smt_contention = t->smt_threads > 1 && sim->params.smt_contention_pct;
 	sim->node_bw_demand = g_new0(uint64_t, t->nr_nodes);
 	sim->node_bw_cpus = g_new0(uint64_t, (size_t)t->nr_nodes * sim->nr_words);
 	sim->node_bw_mbps = sim->params.node_bandwidth_mbps;

@@ -328,6 +328,7 @@ struct ss_sim {
 	GError *fatal;                 /* set when the run must abort */
 	/* costs */
 	uint16_t *core_busy;           /* per core: threads running a task (SMT contention) */
+	bool smt_contention;           /* SMT threads exist and cost.smt_contention_pct > 0 */
 	uint64_t *node_bw_demand;      /* per node: Σ mem_bw_mbps of running tasks homed there */
 	uint64_t *node_bw_cpus;        /* per node: nr_words mask of CPUs running a task homed there with demand */
 	uint64_t node_bw_mbps;         /* bandwidth of one node, MB/s */
