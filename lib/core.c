@@ -1741,9 +1741,9 @@ static void sim_destroy(struct ss_sim *sim)
 			g_free(sim->rq[c].sd_rt);
 		}
 	}
-	g_free(sim->rq);
+	g_aligned_free(sim->rq);
 	g_free(sim->llc_shared);
-	g_free(sim->tasks);
+	g_aligned_free(sim->tasks);
 	g_free(sim->sync);
 	g_free(sim->task_cpus);
 	if (sim->plan)
@@ -2017,7 +2017,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->nr_tasks = sim->plan->nr_tasks;
 
 	/* runqueues: sched_init() values */
-	sim->rq = g_new0(struct ss_rq, sim->nr_cpus);
+	/* 64-byte aligned: each rq starts with its burst-end cache line (ss_sched.h) */
+	sim->rq = g_aligned_alloc0(sim->nr_cpus, sizeof(struct ss_rq), 64);
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		rq->cpu = c;
@@ -2064,7 +2065,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
-	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
+	sim->tasks = g_aligned_alloc0(sim->nr_tasks ? sim->nr_tasks : 1, sizeof(struct ss_task), 64);
 	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
 	{
 		/* per-role affinity: the role's cpus ∩ the allowed CPUs */
