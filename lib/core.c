@@ -201,7 +201,8 @@ static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_t
 		end = end > p->wall_end ? end : p->wall_end;
 	else
 		end += speed_to_wall(rq->cur_speed, p->work_left);
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu);
+	/* handle_run_end reads the task first: have the queue prefetch it */
+	ss_evq_schedule_hint(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu, p->id + 1);
 }
 
 /*
@@ -2066,6 +2067,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
 	sim->tasks = g_aligned_alloc0(sim->nr_tasks ? sim->nr_tasks : 1, sizeof(struct ss_task), 64);
+	ss_evq_set_hint_array(&sim->evq, sim->tasks, sizeof(struct ss_task));
 	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
 	{
 		/* per-role affinity: the role's cpus ∩ the allowed CPUs */

@@ -13,6 +13,12 @@
  * (time, key) is unique (the key ends in a sequence number), so the order of
  * pops is the same as with any other correct priority queue.
  *
+ * A slot also carries its event's pointer and a prefetch hint: whenever the
+ * root changes, the queue starts loading the event that will be handled
+ * next and the array element its handler reads first (for a burst end, the
+ * running task: ss_evq_schedule_hint), so at thousands of CPUs those cache
+ * misses overlap the current event's handling instead of starting it.
+ *
  * Lazy pop: ss_evq_pop() hands out the root's event but leaves its slot at
  * the root ("vacant", q->vacant_id) until the next queue operation. Handling
  * an event nearly always schedules one first (the CPU's next burst end, a
@@ -31,23 +37,36 @@ static inline unsigned __int128 prio(const struct ss_evq_slot *a)
 	return ((unsigned __int128)a->time << 64) | a->key;
 }
 
-static inline void heap_put(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
+static inline void heap_put(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *s)
 {
-	q->heap[i] = s;
-	q->pos[s.id] = i;
+	q->heap[i] = *s;
+	q->pos[s->id] = i;
 }
 
-static void sift_up(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
+/* Start loading what the handler of the root's event reads first. */
+static inline void prefetch_root(const struct ss_evq *q)
 {
-	unsigned __int128 sp = prio(&s);
+	const struct ss_evq_slot *r = &q->heap[0];
+	if (!q->nr)
+		return;
+	__builtin_prefetch(r->ev);
+	if (r->hint && q->hint_base)
+		__builtin_prefetch(q->hint_base + (size_t)(r->hint - 1) * q->hint_stride);
+}
+
+/* Place *s (not inside heap[0, i]) at i or above; returns where it lands. */
+static uint32_t sift_up(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *s)
+{
+	unsigned __int128 sp = prio(s);
 	while (i > 0) {
 		uint32_t parent = (i - 1) / ARITY;
 		if (sp >= prio(&q->heap[parent]))
 			break;
-		heap_put(q, i, q->heap[parent]);
+		heap_put(q, i, &q->heap[parent]);
 		i = parent;
 	}
 	heap_put(q, i, s);
+	return i;
 }
 
 /* The child of i with the smallest priority; i must have a child. */
@@ -76,10 +95,11 @@ static inline uint32_t min_child(const struct ss_evq *q, uint32_t first, uint32_
 	return m;
 }
 
-static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
+/* Place *s (not inside heap[i, nr)) at i or below. */
+static void sift_down(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *s)
 {
 	uint32_t n = q->nr;
-	unsigned __int128 sp = prio(&s);
+	unsigned __int128 sp = prio(s);
 	for (;;) {
 		uint32_t first = ARITY * i + 1, m;
 		unsigned __int128 mp;
@@ -88,7 +108,7 @@ static void sift_down(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
 		m = min_child(q, first, n, &mp);
 		if (mp >= sp)
 			break;
-		heap_put(q, i, q->heap[m]);
+		heap_put(q, i, &q->heap[m]);
 		i = m;
 	}
 	heap_put(q, i, s);
@@ -99,7 +119,6 @@ void ss_evq_init(struct ss_evq *q, uint32_t cap)
 	q->cap = cap ? cap : 1;
 	q->heap = g_new0(struct ss_evq_slot, q->cap);
 	q->pos = g_new0(uint32_t, q->cap);
-	q->ev_of = g_new0(struct ss_event *, q->cap);
 	q->free_id = g_new(uint32_t, q->cap);
 	for (uint32_t i = 0; i < q->cap; i++)
 		q->free_id[i] = q->cap - 1 - i;   /* ids handed out from 0 up */
@@ -113,21 +132,20 @@ void ss_evq_destroy(struct ss_evq *q)
 {
 	g_free(q->heap);
 	g_free(q->pos);
-	g_free(q->ev_of);
 	g_free(q->free_id);
 	q->heap = NULL;
 	q->pos = q->free_id = NULL;
-	q->ev_of = NULL;
+	q->hint_base = NULL;
 	q->nr = q->cap = q->nr_free = 0;
 }
 
-/* Re-place slot i after its key changed. */
-static void fix(struct ss_evq *q, uint32_t i, struct ss_evq_slot s)
+/* Re-place slot i after its key changed; returns whether *s became the root. */
+static bool fix(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *s)
 {
-	if (i > 0 && prio(&s) < prio(&q->heap[(i - 1) / ARITY]))
-		sift_up(q, i, s);
-	else
-		sift_down(q, i, s);
+	if (i > 0 && prio(s) < prio(&q->heap[(i - 1) / ARITY]))
+		return sift_up(q, i, s) == 0;
+	sift_down(q, i, s);
+	return i == 0;
 }
 
 static inline void release(struct ss_evq *q, struct ss_event *ev)
@@ -144,7 +162,7 @@ static inline void settle(struct ss_evq *q)
 	q->free_id[q->nr_free++] = q->vacant_id;
 	q->vacant_id = SS_EV_IDLE;
 	if (--q->nr)
-		sift_down(q, 0, q->heap[q->nr]);
+		sift_down(q, 0, &q->heap[q->nr]);
 }
 
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
@@ -157,10 +175,17 @@ void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev)
 	q->nr--;
 	if (i == q->nr)
 		return;
-	fix(q, i, q->heap[q->nr]);
+	fix(q, i, &q->heap[q->nr]);
 }
 
-void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu)
+void ss_evq_set_hint_array(struct ss_evq *q, const void *base, size_t stride)
+{
+	q->hint_base = base;
+	q->hint_stride = stride;
+}
+
+void ss_evq_schedule_hint(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu,
+			  uint32_t hint)
 {
 	struct ss_evq_slot s;
 	ev->time = t;
@@ -168,28 +193,29 @@ void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned
 	ev->key = ((uint64_t)cls << 56) | ((uint64_t)(cpu & 0xffff) << 40) | (q->seq++ & ((UINT64_C(1) << 40) - 1));
 	s.time = t;
 	s.key = ev->key;
+	s.ev = ev;
+	s.hint = hint;
 	if (q->vacant_id != SS_EV_IDLE && ev->heap_idx == SS_EV_IDLE) {
 		/* take the vacant root slot: the root is the only place it can be */
 		s.id = q->vacant_id;
 		q->vacant_id = SS_EV_IDLE;
-		q->ev_of[s.id] = ev;
 		ev->heap_idx = s.id;
-		sift_down(q, 0, s);
-		/* the root is usually the next event handled: start loading it */
-		__builtin_prefetch(q->ev_of[q->heap[0].id]);
+		sift_down(q, 0, &s);
+		prefetch_root(q);   /* usually the next event handled */
 		return;
 	}
 	settle(q);
 	if (ev->heap_idx != SS_EV_IDLE) {
 		s.id = ev->heap_idx;
-		fix(q, q->pos[s.id], s);   /* move in place */
+		if (fix(q, q->pos[s.id], &s))   /* move in place */
+			prefetch_root(q);
 		return;
 	}
 	g_assert(q->nr < q->cap && q->nr_free);
 	s.id = q->free_id[--q->nr_free];
-	q->ev_of[s.id] = ev;
 	ev->heap_idx = s.id;
-	sift_up(q, q->nr++, s);
+	if (sift_up(q, q->nr++, &s) == 0)
+		prefetch_root(q);
 }
 
 struct ss_event *ss_evq_pop(struct ss_evq *q)
@@ -197,7 +223,7 @@ struct ss_event *ss_evq_pop(struct ss_evq *q)
 	settle(q);
 	if (!q->nr)
 		return NULL;
-	struct ss_event *ev = q->ev_of[q->heap[0].id];
+	struct ss_event *ev = q->heap[0].ev;
 	/* the slot stays at the root, vacant, until the next operation */
 	q->vacant_id = ev->heap_idx;
 	ev->heap_idx = SS_EV_IDLE;

@@ -58,14 +58,17 @@ struct ss_event {
 
 struct ss_evq_slot {
 	uint64_t time, key;
-	uint32_t id;        /* slot id: pos[id] is this slot's heap index, ev_of[id] its event */
+	struct ss_event *ev;
+	uint32_t id;        /* slot id: pos[id] is this slot's heap index */
+	uint32_t hint;      /* 1 + index into the hint array of what the handler reads first, 0 = none */
 };
 
 struct ss_evq {
 	struct ss_evq_slot *heap;
 	uint32_t *pos;             /* cap: heap index of each slot id in use */
-	struct ss_event **ev_of;   /* cap: event of each slot id in use */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
+	const char *hint_base;     /* prefetch hints index this array (ss_evq_set_hint_array), NULL = none */
+	size_t hint_stride;
 	uint32_t nr, cap, nr_free;     /* nr counts a vacant root slot */
 	uint32_t vacant_id;        /* slot id left at the root by the last pop, SS_EV_IDLE = none */
 	uint64_t seq;
@@ -73,8 +76,19 @@ struct ss_evq {
 
 void ss_evq_init(struct ss_evq *q, uint32_t cap);
 void ss_evq_destroy(struct ss_evq *q);
+/**
+ * As ss_evq_schedule, with a prefetch hint: hint - 1 indexes the array set by
+ * ss_evq_set_hint_array (0 = none); that element is prefetched when the event
+ * reaches the front of the queue. Hints change no order.
+ */
+void ss_evq_schedule_hint(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu,
+			  uint32_t hint);
+void ss_evq_set_hint_array(struct ss_evq *q, const void *base, size_t stride);
 /** Queue (or move, if queued) ev at time t for (cls, cpu). */
-void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu);
+static inline void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu)
+{
+	ss_evq_schedule_hint(q, ev, t, cls, cpu, 0);
+}
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev);
 /** Pop the earliest event, NULL if empty. */
 struct ss_event *ss_evq_pop(struct ss_evq *q);
