@@ -1536,6 +1536,10 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 {
 	struct ss_task *p = rq->curr;
+	/* a wake action of the program walks this CPU's domains (wake_target_sd):
+	 * at thousands of CPUs their lines are a cache miss, start them now */
+	__builtin_prefetch(rq->sd);
+	__builtin_prefetch((const char *)rq->sd + 64);
 	progress(sim, rq, p);
 	p->work_left = 0;
 	p->overhead_left = 0;
@@ -2023,6 +2027,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		rq->cpu = c;
+		rq->sd = t->cpu[c].sd;
 		ss_cfs_rq_init(&rq->cfs);
 		rq->capacity = t->cpu[c].capacity;
 		/* A kernel's rq clock is never 0 — and PELT reads last_update_time == 0

@@ -128,11 +128,12 @@ struct ss_task {
 	uint32_t id;
 	uint8_t state;                 /* enum ss_task_state */
 	bool has_held;
+	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
 	/* second line: the interpreter's state and the wait/wake fields */
 	struct ss_wl_cursor cursor;
+	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
 	struct ss_rng rng;
 	uint32_t tokens, wait_need;
-	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
 	struct ss_sched_entity se;
 	struct ss_sched_avg avg;       /* se->avg, incl. util_est */
 	struct ss_event ev_arrive;     /* arrival after ttwu */
@@ -152,7 +153,6 @@ struct ss_task {
 	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
 	uint32_t working_set_kib;      /* cache working set, KiB */
 	/* the behaviour language's per-task state (docs/workloads.md) */
-	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
 	bool started;                  /* enqueued at least once (spawned and delayed tasks start later) */
 	uint32_t rr;                   /* round-robin counter of its wake/send statements */
 	/* colder: timers, held actions, channels, wait queues */
@@ -197,8 +197,11 @@ struct ss_rq {
 	_Alignas(64) struct ss_event ev_run_end;
 	struct ss_task *curr;          /* NULL: running the idle task */
 	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
-	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
+	const struct ss_sched_domain *sd; /* topo->cpu[cpu].sd, prefetched when a burst ends (a wakeup walks it) */
 	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
+	/* second line: also read at every burst start (the queue prefetches it with the first) */
+	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
+	unsigned cpu;
 	struct ss_cfs_rq cfs;
 	struct ss_cfs_rq_avg cfs_avg;
 	struct ss_rq_clock_pelt pclk;
@@ -211,7 +214,6 @@ struct ss_rq {
 	uint64_t busy_since;           /* ns, valid while curr != NULL */
 	unsigned ttwu_pending;         /* wakees queued on the wake list */
 	unsigned wake_inflight;        /* direct wakeups decided but not yet enqueued */
-	unsigned cpu;
 	unsigned capacity;             /* capacity_of() = arch capacity (no RT/IRQ pressure modelled) */
 	bool nohz_tick_stopped;
 	bool has_blocked_load;
