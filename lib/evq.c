@@ -13,11 +13,12 @@
  * (time, key) is unique (the key ends in a sequence number), so the order of
  * pops is the same as with any other correct priority queue.
  *
- * A slot also carries its event's pointer and a prefetch hint: whenever the
- * root changes, the queue starts loading the event that will be handled
- * next and the array element its handler reads first (for a burst end, the
- * running task: ss_evq_schedule_hint), so at thousands of CPUs those cache
- * misses overlap the current event's handling instead of starting it.
+ * A slot also carries its event's pointer and a prefetch hint: when an event
+ * is popped, the queue starts loading the one most likely handled next (the
+ * root's smallest child) and the array element its handler reads first (for
+ * a burst end, the running task: ss_evq_schedule_hint), so at thousands of
+ * CPUs those cache misses overlap the current event's handling instead of
+ * starting the next one.
  *
  * Lazy pop: ss_evq_pop() hands out the root's event but leaves its slot at
  * the root ("vacant", q->vacant_id) until the next queue operation. Handling
@@ -43,18 +44,14 @@ static inline void heap_put(struct ss_evq *q, uint32_t i, const struct ss_evq_sl
 	q->pos[s->id] = i;
 }
 
-/* Start loading what the handler of the root's event reads first. */
-static inline void prefetch_root(const struct ss_evq *q)
+/* Start loading what the handler of slot s's event reads first. */
+static inline void prefetch_slot(const struct ss_evq *q, const struct ss_evq_slot *s)
 {
-	const struct ss_evq_slot *r = &q->heap[0];
-	if (!q->nr)
-		return;
-	__builtin_prefetch(r->ev);
-	if (r->hint && q->hint_base)
-		__builtin_prefetch(q->hint_base + (size_t)(r->hint - 1) * q->hint_stride);
+	__builtin_prefetch(s->ev);
+	if (s->hint && q->hint_base)
+		__builtin_prefetch(q->hint_base + (size_t)(s->hint - 1) * q->hint_stride);
 }
 
-/* Place *s (not inside heap[0, i]) at i or above; returns where it lands. */
 static uint32_t sift_up(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *s)
 {
 	unsigned __int128 sp = prio(s);
@@ -201,21 +198,22 @@ void ss_evq_schedule_hint(struct ss_evq *q, struct ss_event *ev, uint64_t t, uns
 		q->vacant_id = SS_EV_IDLE;
 		ev->heap_idx = s.id;
 		sift_down(q, 0, &s);
-		prefetch_root(q);   /* usually the next event handled */
+		if (q->heap[0].id == s.id)   /* it is the next event: the pop's prefetch guessed another */
+			prefetch_slot(q, &q->heap[0]);
 		return;
 	}
 	settle(q);
 	if (ev->heap_idx != SS_EV_IDLE) {
 		s.id = ev->heap_idx;
 		if (fix(q, q->pos[s.id], &s))   /* move in place */
-			prefetch_root(q);
+			prefetch_slot(q, &q->heap[0]);
 		return;
 	}
 	g_assert(q->nr < q->cap && q->nr_free);
 	s.id = q->free_id[--q->nr_free];
 	ev->heap_idx = s.id;
 	if (sift_up(q, q->nr++, &s) == 0)
-		prefetch_root(q);
+		prefetch_slot(q, &q->heap[0]);
 }
 
 struct ss_event *ss_evq_pop(struct ss_evq *q)
@@ -227,5 +225,12 @@ struct ss_event *ss_evq_pop(struct ss_evq *q)
 	/* the slot stays at the root, vacant, until the next operation */
 	q->vacant_id = ev->heap_idx;
 	ev->heap_idx = SS_EV_IDLE;
+	/* The next event is the root's smallest child unless the handler of
+	 * this one schedules an earlier one (then the schedule prefetches it):
+	 * start loading it now, a whole event's handling ahead. */
+	if (q->nr > 1) {
+		unsigned __int128 mp;
+		prefetch_slot(q, &q->heap[min_child(q, 1, q->nr, &mp)]);
+	}
 	return ev;
 }
