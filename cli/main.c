@@ -234,6 +234,7 @@ static int cmd_topo(int argc, char **argv)
 	struct ss_topology *t = ss_topology_load(topo_path, &err);
 	if (!t)
 		return fail(err, 1);
+	ss_cli_topology_warnings(t);
 	char *out = ss_topology_describe(t, format ? format : "text", &err);
 	ss_topology_free(t);
 	if (!out)
@@ -376,6 +377,7 @@ static int cmd_run(int argc, char **argv)
 		g_strfreev(sets);
 		return fail(err, 1);
 	}
+	ss_cli_topology_warnings(t);
 	struct ss_workload *w = ss_workload_load(wl_path, &err);
 	if (!w) {
 		ss_topology_free(t);
@@ -545,6 +547,7 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 		goto out;
 	}
+	ss_cli_topology_warnings(t);
 	ss_cli_workload_warnings(w);
 	ss_params_defaults(&spec.base.params, t);
 	/* every --set must suit every policy: checked here, applied per point */

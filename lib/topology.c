@@ -94,6 +94,7 @@ struct topo_priv {
 	GHashTable *masks;	/* struct imask * → itself */
 	GPtrArray *allocs;	/* g_free'd with the topology */
 	struct imask *scratch;
+	GPtrArray *warnings;	/* char *, NULL-terminated (ss_topology_warnings) */
 };
 
 static guint imask_hash(gconstpointer p)
@@ -124,6 +125,8 @@ static struct topo_priv *priv_new(unsigned nwords)
 	pv->allocs = g_ptr_array_new_with_free_func(g_free);
 	pv->scratch = g_malloc0(sizeof(struct imask) + nwords * sizeof(uint64_t));
 	pv->scratch->nwords = nwords;
+	pv->warnings = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(pv->warnings, NULL);
 	return pv;
 }
 
@@ -134,6 +137,7 @@ static void priv_free(struct topo_priv *pv)
 	g_hash_table_destroy(pv->masks);
 	g_ptr_array_free(pv->allocs, TRUE);
 	g_free(pv->scratch);
+	g_ptr_array_free(pv->warnings, TRUE);
 	g_free(pv);
 }
 
@@ -420,11 +424,6 @@ static bool validate_machine(struct ss_topology *t, GError **err)
 					LOCAL_DISTANCE + 1, NR_DISTANCE_VALUES - 2);
 				return false;
 			}
-			if (d != t->distance[b * nn + a]) {
-				set_err(err, "distance[%u][%u] is %u but distance[%u][%u] is %u (expected a symmetric SLIT)",
-					a, b, d, b, a, t->distance[b * nn + a]);
-				return false;
-			}
 		}
 	}
 	if (t->node_reclaim_distance < LOCAL_DISTANCE || t->node_reclaim_distance >= NR_DISTANCE_VALUES) {
@@ -598,7 +597,14 @@ static void build_tl(struct builder *bd)
 			const uint64_t **m = priv_alloc(bd->pv, n * sizeof(*m));
 			const uint64_t **per_node = g_new(const uint64_t *, nn);
 
-			/* sched_domains_numa_masks[lvl][node] */
+			/*
+			 * sched_domains_numa_masks[lvl][a]: the nodes k with
+			 * node_distance(a, k) <= sched_domains_numa_distance[lvl],
+			 * i.e. node a's own row (v6.6 sched_init_numa()). With an
+			 * asymmetric matrix the masks of two nodes at one level may
+			 * overlap without being equal, and k may be in a's mask while
+			 * a is not in k's; sd_numa_mask() gives each CPU its node's.
+			 */
 			for (unsigned a = 0; a < nn; a++) {
 				ss_cpumask_zero(bd->tmp, bd->nw);
 				for (unsigned b = 0; b < nn; b++)
@@ -1227,6 +1233,39 @@ static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
 	}
 }
 
+/*
+ * sched_init_numa() (v6.6) checks node_distance(j, k) != node_distance(k, j)
+ * only under sched_verbose ("Node-distance not symmetric") and builds the
+ * masks from each node's row regardless; say so once per machine.
+ */
+static void warn_asymmetric(struct ss_topology *t, struct topo_priv *pv)
+{
+	unsigned nn = t->nr_nodes;
+
+	for (unsigned a = 0; a < nn; a++) {
+		for (unsigned b = a + 1; b < nn; b++) {
+			unsigned ab = t->distance[a * nn + b], ba = t->distance[b * nn + a];
+
+			if (ab == ba)
+				continue;
+			g_ptr_array_insert(pv->warnings, (gint)pv->warnings->len - 1,
+				g_strdup_printf("%s%sthe NUMA distance matrix is asymmetric (distance[%u][%u] is %u, "
+						"distance[%u][%u] is %u): each node's NUMA spans come from its own row, "
+						"node_distance(node, k), as v6.6 sched_init_numa() builds them",
+						t->file ? t->file : "", t->file ? ": " : "", a, b, ab, b, a, ba));
+			return;
+		}
+	}
+}
+
+const char *const *ss_topology_warnings(const struct ss_topology *t)
+{
+	static const char *const none[] = { NULL };
+	const struct topo_priv *pv = t ? t->priv : NULL;
+
+	return pv ? (const char *const *)pv->warnings->pdata : none;
+}
+
 int ss_topology_build(struct ss_topology *t, GError **err)
 {
 	struct builder bd = { 0 };
@@ -1244,6 +1283,7 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	bd.nw = t->nr_words;
 	bd.pv = priv_new(bd.nw);
 	t->priv = bd.pv;
+	warn_asymmetric(t, bd.pv);
 	bd.tmp = g_new0(uint64_t, bd.nw);
 	bd.tmp2 = g_new0(uint64_t, bd.nw);
 	bd.rings = g_ptr_array_new_with_free_func(ring_free);
@@ -1518,7 +1558,16 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 	g_string_append(s, "numa levels (sched_domains_numa_distance):");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
 		g_string_append_printf(s, " %u", t->numa_distances[i]);
-	g_string_append(s, "\nnode distances:\nnode ");
+	{
+		bool asym = false;
+
+		for (unsigned a = 0; a < nn; a++)
+			for (unsigned b = 0; b < nn; b++)
+				asym |= ss_node_distance(t, a, b) != ss_node_distance(t, b, a);
+		/* an asymmetric matrix: say which way it reads (the spans follow the rows) */
+		g_string_append(s, asym ? "\nnode distances (asymmetric; row = from, column = to):\nnode "
+					: "\nnode distances:\nnode ");
+	}
 	for (unsigned b = 0; b < nn; b++)
 		g_string_append_printf(s, " %3u", b);
 	g_string_append_c(s, '\n');

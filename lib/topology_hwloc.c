@@ -24,6 +24,9 @@
  *   SLIT      the NUMA distance matrix of kind FROM_OS|MEANS_LATENCY (the
  *             firmware SLIT), else FROM_USER|MEANS_LATENCY, chosen by kind,
  *             not by name; without one 10/20 (the kernel's default);
+ *             values[i * nbobjs + j] is the distance from i to j, i.e.
+ *             node_distance(i, j): an asymmetric matrix is kept as it is
+ *             (row = from), warning in ss_imp_emit_yaml();
  *   capacity  CPU kinds: the "LinuxCapacity" info (the kernel's
  *             cpu_capacity), else on non-x86 the "FrequencyMaxMHz" ratio
  *             (arch_topology's normalisation with equal capacity-dmips-mhz);
@@ -306,7 +309,7 @@ static int read_distances(struct hw *h, GError **err)
 	/* ACPI SLIT rules between the nodes with CPUs (the ones sched_init_numa() reads) */
 	for (unsigned i = 0; i < nn; i++) {
 		for (unsigned j = 0; j < nn; j++) {
-			unsigned v = im->dist[i * nn + j], w = im->dist[j * nn + i];
+			unsigned v = im->dist[i * nn + j];
 
 			if (!has_cpu[i] || !has_cpu[j])
 				continue;
@@ -320,15 +323,6 @@ static int read_distances(struct hw *h, GError **err)
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "%s: distance node%u->node%u is %u (expected 11..254 between nodes, ACPI SLIT rules)",
 					    h->path, im->node_ids[i], im->node_ids[j], v);
-				goto out;
-			}
-			if (v != w) {
-				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "%s: asymmetric NUMA distances (node%u->node%u is %u, node%u->node%u is %u): "
-					    "cannot be modelled — v6.6 sched_init_numa() builds each CPU's NUMA spans from its "
-					    "own node's row, so CPUs of one level disagree about its span, and the topology "
-					    "format holds one symmetric SLIT",
-					    h->path, im->node_ids[i], im->node_ids[j], v, im->node_ids[j], im->node_ids[i], w);
 				goto out;
 			}
 		}

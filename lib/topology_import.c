@@ -658,8 +658,7 @@ static int read_nodes(struct ss_imp *im, GError **err)
 				what = "local distance is not 10 (expected 10 on the diagonal)";
 			else if (i != j && (v < 11 || v > 254))
 				what = "remote distance out of range (expected 11..254)";
-			else if (v != im->dist[j * im->nr_nodes + i])
-				what = "distance not symmetric (expected the same value in both directions)";
+			/* node<i>/distance is node_distance(i, *), a row: it may differ from column i */
 			if (what) {
 				char name[32];
 
@@ -802,7 +801,7 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 {
 	GString *s = g_string_new(NULL);
 	unsigned *order = g_new(unsigned, im->nr_nodes), nr_order = 0;
-	bool clusters = false;
+	bool clusters = false, asym = false;
 	unsigned counts[NR_LV] = { 0 };
 	char *origin = sanitize(im->origin);
 
@@ -839,6 +838,21 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 	g_string_append(s, "\"\n");
 	g_string_append_printf(s, "vendor: %s\n", im->vendor);
 	g_string_append(s, "numa:\n  distance:                    # SLIT, rows in the node order below\n");
+	/* asymmetric: written as it is (row = from), which the loader and v6.6 sched_init_numa() read so */
+	for (unsigned i = 0; i < nr_order && !asym; i++)
+		for (unsigned j = i + 1; j < nr_order && !asym; j++) {
+			unsigned ij = im->dist[order[i] * im->nr_nodes + order[j]];
+			unsigned ji = im->dist[order[j] * im->nr_nodes + order[i]];
+
+			if (ij != ji) {
+				asym = true;
+				ss_imp_warn(im, "%s: asymmetric NUMA distances (node%u->node%u is %u, node%u->node%u is %u): "
+					    "kept as they are; each node's NUMA spans come from its own row, as v6.6 "
+					    "sched_init_numa() builds them", im->node_dir, im->node_ids[order[i]],
+					    im->node_ids[order[j]], ij, im->node_ids[order[j]], im->node_ids[order[i]], ji);
+				g_string_append(s, "    # asymmetric: row = from node, column = to node (node_distance(row, column))\n");
+			}
+		}
 	for (unsigned i = 0; i < nr_order; i++) {
 		g_string_append(s, "    - [");
 		for (unsigned j = 0; j < nr_order; j++)

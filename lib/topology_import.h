@@ -51,7 +51,9 @@ void ss_imp_clear(struct ss_imp *im);
 /**
  * The topology YAML of the filled-in machine (g_free). llc_note, if not
  * NULL, is added to the header's LLC count (e.g. how the LLC was derived).
- * Nodes without CPUs are left out of the SLIT, with a warning.
+ * Nodes without CPUs are left out of the SLIT, with a warning. An
+ * asymmetric SLIT (im->dist[i][j] = node_distance(i, j)) is written as it
+ * is, with a comment line and a warning.
  */
 char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note);
 

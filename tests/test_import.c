@@ -315,12 +315,14 @@ static void test_odd_tree(void **state)
 	ss_topology_free(t);
 	g_free(yaml);
 
-	/* an asymmetric SLIT is refused, saying so */
+	/* an asymmetric SLIT is kept as it is (row = from), with a warning (tests/test_numa_asym.c) */
 	put(root, "sys/devices/system/node/node2/distance", "22 10 28\n");
 	g_ptr_array_set_size(w, 0);
-	assert_null(ss_topology_import_sysfs(root, "odd", w, &err));
-	assert_non_null(strstr(err->message, "not symmetric"));
-	g_clear_error(&err);
+	yaml = ss_topology_import_sysfs(root, "odd", w, &err);
+	assert_non_null(yaml);
+	assert_true(has_warning(w, "asymmetric NUMA distances (node0->node2 is 21, node2->node0 is 22)"));
+	assert_non_null(strstr(yaml, "- [10, 21]\n    - [22, 10]\n"));
+	g_free(yaml);
 
 	/* no distance files: 10/20 with a warning */
 	for (unsigned n = 0; n < 4; n++) {

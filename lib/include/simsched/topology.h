@@ -138,7 +138,8 @@ struct ss_topology {
 	unsigned nr_words;             /* ss_cpumask_words(nr_cpus) */
 	unsigned nr_nodes, nr_packages, nr_dies, nr_llcs, nr_clusters, nr_cores;
 	unsigned smt_threads;          /* max threads per core; SMT active iff > 1 */
-	unsigned *distance;            /* nr_nodes x nr_nodes SLIT, row-major */
+	unsigned *distance;            /* nr_nodes x nr_nodes SLIT, row-major: [a * nr_nodes + b] is
+	                                  node_distance(a, b), from a to b; may be asymmetric */
 	unsigned node_reclaim_distance;/* 30 (RECLAIM_DISTANCE), 32 on AMD Zen */
 	uint64_t base_freq_khz, max_freq_khz; /* 0 if not given */
 	unsigned nr_llc_shared;        /* number of distinct sd_llc_shared structs */
@@ -195,10 +196,24 @@ struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes);
  * topology table is x86's (vendor intel/amd/hygon/zhaoxin: PKG dropped when a
  * package holds several nodes) or the generic one (others). Validates that
  * ids are dense and nest (core ⊆ cluster ⊆ llc ⊆ die ⊆ node ⊆ package) and
- * the SLIT; on error returns -1 with *err (SS_ERROR_INVALID), else 0.
+ * the SLIT (diagonal 10, others 11..254; distance[a][b] is node_distance(a, b),
+ * the row of node a, which need not equal distance[b][a]: an asymmetric
+ * matrix is built as v6.6 builds it, with one ss_topology_warnings() line);
+ * on error returns -1 with *err (SS_ERROR_INVALID), else 0.
  * Call once per topology.
  */
 int ss_topology_build(struct ss_topology *t, GError **err);
+
+/**
+ * Added (asymmetric NUMA distances). What ss_topology_build() accepted but a
+ * user should know, one line each (no "warning:" prefix): today an
+ * asymmetric distance matrix ("FILE: the NUMA distance matrix is asymmetric
+ * (distance[a][b] is X, distance[b][a] is Y): each node's NUMA spans come
+ * from its own row ..."; v6.6 sched_init_numa() only says "Node-distance not
+ * symmetric" under sched_verbose). A NULL-terminated array owned by t, never
+ * NULL (empty before ss_topology_build()).
+ */
+const char *const *ss_topology_warnings(const struct ss_topology *t);
 
 /** Added (topology helper). Name of one SD_* flag ("SD_WAKE_AFFINE"), NULL if unknown. */
 const char *ss_sd_flag_name(unsigned flag);
@@ -209,7 +224,7 @@ static inline bool ss_cpus_share_cache(const struct ss_topology *t, unsigned a, 
 	return t->cpu[a].llc_id == t->cpu[b].llc_id;
 }
 
-/** Node distance (SLIT value, 10 = local). */
+/** node_distance(a, b): SLIT row a, column b (10 = local); may differ from (b, a). */
 static inline unsigned ss_node_distance(const struct ss_topology *t, unsigned a, unsigned b)
 {
 	return t->distance[a * t->nr_nodes + b];
@@ -252,9 +267,10 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
  * "imported". warnings: as for ss_topology_import_sysfs(). Returns a newly
  * allocated string (g_free), or NULL with *err in SS_ERROR: SS_ERROR_IO
  * (the file cannot be read), SS_ERROR_INVALID (not hwloc XML, or a machine
- * that cannot be modelled, e.g. asymmetric NUMA distances or CPU numbers
- * with gaps: the message says what and why), SS_ERROR_USAGE (bad name, or
- * simsched built without libhwloc). Messages start with "path: ".
+ * that cannot be modelled, e.g. CPU numbers with gaps: the message says what
+ * and why; an asymmetric latency matrix is kept as it is, with a warning),
+ * SS_ERROR_USAGE (bad name, or simsched built without libhwloc). Messages
+ * start with "path: ".
  */
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
 
