@@ -4,12 +4,12 @@
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
  *   simsched compare  --topology T --workload W --policies A,B --load ... --seeds N
- *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume]   (cli/sweep.c)
+ *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume] [--policy-plugin F]   (cli/sweep.c)
  *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
  *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
- *   (run, compare and policies load policy plugins with --policy-plugin FILE.so)
+ *   (run, compare, sweep and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +78,8 @@ static int usage(void)
 	return 2;
 }
 
-/*
- * --policy-plugin FILE (repeatable): load each plugin and register its
- * policy. Returns 0, or the exit code after printing the error. *name is
- * the policy of the only plugin given (NULL with none or several).
- */
-static int load_plugins(gchar **files, const char **name)
+/* --policy-plugin FILE (repeatable), for run, compare, sweep and policies: cli.h */
+int ss_cli_load_plugins(gchar **files, const char **name)
 {
 	unsigned n = 0;
 	*name = NULL;
@@ -114,7 +110,7 @@ static int cmd_policies(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
-	int rc = load_plugins(plugins, &pname);
+	int rc = ss_cli_load_plugins(plugins, &pname);
 	if (rc) {
 		g_strfreev(plugins);
 		return rc;
@@ -285,7 +281,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	{
 		const char *pname;
-		int prc = load_plugins(plugins, &pname);
+		int prc = ss_cli_load_plugins(plugins, &pname);
 		g_strfreev(plugins);
 		if (prc) {
 			g_strfreev(sets);
@@ -490,7 +486,7 @@ static int cmd_compare(int argc, char **argv)
 	}
 	{
 		const char *pname;
-		int prc = load_plugins(plugins, &pname);
+		int prc = ss_cli_load_plugins(plugins, &pname);
 		if (prc) {
 			rc = prc;
 			goto out;
@@ -502,6 +498,14 @@ static int cmd_compare(int argc, char **argv)
 		if (!ss_policy_find(pols[i])) {
 			fprintf(stderr, "simsched: --policies: unknown policy '%s' ('simsched policies' lists them)\n", pols[i]);
 			goto out;
+		}
+		/* the same policy twice would be compared with itself */
+		for (unsigned j = 0; j < i; j++) {
+			if (!strcmp(pols[i], pols[j])) {
+				fprintf(stderr, "simsched: --policies '%s': policy '%s' is named twice (expected each policy once)\n",
+					policies, pols[i]);
+				goto out;
+			}
 		}
 	}
 	if (!spec.nr_policies) {

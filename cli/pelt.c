@@ -408,8 +408,24 @@ int ss_cli_pelt(int argc, char **argv)
 				period);
 			return 2;
 		}
+		/* bounds and their reasons: simsched/pelt_task.h, docs/pelt.md */
+		if (spec.period_ns < SS_PELT_MIN_PERIOD_NS) {
+			fprintf(stderr, "simsched: --period '%s': shorter than PELT's time unit of 1024 ns, below what PELT resolves "
+					"(expected a period of 1024ns..2500s)\n", period);
+			return 2;
+		}
+		if (spec.period_ns > SS_PELT_MAX_PERIOD_NS) {
+			fprintf(stderr, "simsched: --period '%s': 400 periods would exceed a run's 10^6 s, and util_avg just saturates "
+					"and decays within each phase (expected a period of 1024ns..2500s)\n", period);
+			return 2;
+		}
 		if (parse_pct(busy, &pct)) {
 			spec.busy_ns = (uint64_t)(((unsigned __int128)spec.period_ns * pct) / 10000);
+			if (pct && !spec.busy_ns) {
+				fprintf(stderr, "simsched: --busy '%s': %u.%02u %% of a %s period rounds to 0 ns of running "
+						"(expected a larger percentage or a longer period)\n", busy, pct / 100, pct % 100, period);
+				return 2;
+			}
 			what = g_strdup_printf("periodic: period %s, busy %u.%02u %% (%llu ns) at the start of each period",
 					       period, pct / 100, pct % 100, (unsigned long long)spec.busy_ns);
 		} else if (parse_time(busy, true, &spec.busy_ns) && spec.busy_ns <= spec.period_ns) {
@@ -432,6 +448,17 @@ int ss_cli_pelt(int argc, char **argv)
 											    : UINT64_C(1000000) * 1000000000u;
 	} else {
 		spec.duration_ns = UINT64_C(4000000000);
+	}
+	if (period && duration && spec.duration_ns < spec.period_ns) {
+		fprintf(stderr, "simsched: --duration '%s': shorter than the period %s, so nothing repeats (expected at least one period)\n",
+			duration, period);
+		return 2;
+	}
+	if (period && spec.duration_ns / spec.period_ns > SS_PELT_MAX_PERIODS) {
+		fprintf(stderr, "simsched: --duration '%s': %" G_GUINT64_FORMAT " periods of %s, more than 10^7 "
+				"(expected a shorter run or a longer period)\n",
+			duration, spec.duration_ns / spec.period_ns, period);
+		return 2;
 	}
 	if (steady) {
 		if (!parse_time(steady, true, &spec.steady_from_ns) || spec.steady_from_ns >= spec.duration_ns) {

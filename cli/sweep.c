@@ -47,8 +47,10 @@ int ss_cli_sweep(int argc, char **argv)
 	g_autofree char *spec_path = NULL, *out = NULL, *shard = NULL;
 	gint jobs = 0;
 	gboolean resume = FALSE, quiet = FALSE;
+	gchar **plugins = NULL;
 	GOptionEntry entries[] = {
 		{ "spec", 's', 0, G_OPTION_ARG_FILENAME, &spec_path, "the grid (YAML, docs/sweeps.md)", "FILE" },
+		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works in the spec's policies", "FILE.so" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "result file: one JSON line per finished point", "FILE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run the points with index % N == K-1 only", "K/N" },
@@ -63,6 +65,7 @@ int ss_cli_sweep(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
+	g_auto(GStrv) plugin_files = plugins;
 	if (argc > 1) {
 		fprintf(stderr, "simsched: sweep: unexpected argument '%s'\n", argv[1]);
 		return 2;
@@ -78,6 +81,11 @@ int ss_cli_sweep(int argc, char **argv)
 	struct ss_sweep_opts o = { .out_path = out, .jobs = (unsigned)jobs, .resume = resume };
 	if (shard && !ss_sweep_parse_shard(shard, &o.shard_k, &o.shard_n, &err))
 		return fail(err, 2);
+	/* before the spec: its policies are checked when it loads */
+	const char *pname;
+	int prc = ss_cli_load_plugins(plugin_files, &pname);
+	if (prc)
+		return prc;
 	struct ss_sweep_spec *s = ss_sweep_spec_load(spec_path, &err);
 	if (!s)
 		return fail(err, 1);
@@ -89,14 +97,23 @@ int ss_cli_sweep(int argc, char **argv)
 	struct ss_sweep_stats st;
 	bool done = ss_sweep_run(s, &o, &st, &err);
 	ss_sweep_spec_free(s);
-	if (!quiet && (done || st.shard)) {
-		fprintf(stderr, "simsched: sweep %s: %" G_GUINT64_FORMAT " points in the grid, %" G_GUINT64_FORMAT
-			" in shard %u/%u, %" G_GUINT64_FORMAT " already in the file, %" G_GUINT64_FORMAT " run now",
-			out, st.grid, st.shard, o.shard_n ? o.shard_k : 1, o.shard_n ? o.shard_n : 1, st.done_before, st.ran);
+	/* a sweep that stopped (a failed run, a failed write): say so first, then the
+	 * counts and what the file holds; the error (which point, and why) follows */
+	bool stopped = !done && st.shard;
+	if (!quiet && (done || stopped)) {
+		fprintf(stderr, "simsched: sweep %s%s: %" G_GUINT64_FORMAT " points in the grid, %" G_GUINT64_FORMAT
+			" in shard %u/%u, %" G_GUINT64_FORMAT " already in the file, %" G_GUINT64_FORMAT " %s",
+			out, !stopped ? "" : st.failed ? " stopped at a failed point" : " stopped", st.grid, st.shard,
+			o.shard_n ? o.shard_k : 1, o.shard_n ? o.shard_n : 1, st.done_before, st.ran,
+			stopped ? "finished before it stopped" : "run now");
 		if (st.torn_bytes)
 			fprintf(stderr, ", a torn last line of %" G_GUINT64_FORMAT " bytes dropped", st.torn_bytes);
 		if (st.foreign)
 			fprintf(stderr, ", %" G_GUINT64_FORMAT " records of other points kept", st.foreign);
+		if (stopped && st.out_removed)
+			fprintf(stderr, "; no point finished, so no result file is left");
+		else if (stopped)
+			fprintf(stderr, "; the file holds the finished points only (fix the cause, then --resume)");
 		fputc('\n', stderr);
 	}
 	if (!done)

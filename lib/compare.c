@@ -155,6 +155,12 @@ static bool parse_one_load(const char *s, unsigned *v)
 	return ss_parse_load(s, v);
 }
 
+/* a load as the user reads it: "50%", "12.5%", "0.01%" */
+static char *load_str(unsigned v)
+{
+	return v % 100 ? g_strdup_printf("%u.%02u%%", v / 100, v % 100) : g_strdup_printf("%u%%", v / 100);
+}
+
 unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 {
 	const char *dots = strstr(spec, "..");
@@ -167,18 +173,44 @@ unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 		if (!slash || !parse_one_load(s_from, &from) || !parse_one_load(s_to, &to) ||
 		    !parse_one_load(slash + 1, &step) || to < from)
 			goto bad;
-		for (unsigned v = from; v <= to; v += step) {
-			g_array_append_val(a, v);
-			if (a->len > 1000)
-				goto bad;
+		/* count first: a fine step over a wide range asks for up to 10^6 loads */
+		unsigned count = (to - from) / step + 1;
+		if (count > SS_CMP_MAX_LOADS) {
+			g_array_free(a, TRUE);
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "--load '%s': %u loads asked, at most %u (expected a coarser step or a narrower range)", spec,
+				    count, SS_CMP_MAX_LOADS);
+			return NULL;
 		}
+		for (unsigned v = from; v <= to; v += step)
+			g_array_append_val(a, v);
 	} else {
 		gchar **items = g_strsplit(spec, ",", -1);
+		unsigned count = g_strv_length(items);
+		if (count > SS_CMP_MAX_LOADS) {
+			g_strfreev(items);
+			g_array_free(a, TRUE);
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--load: %u loads asked, at most %u (expected a shorter list)",
+				    count, SS_CMP_MAX_LOADS);
+			return NULL;
+		}
 		for (gchar **it = items; *it; it++) {
 			unsigned v;
 			if (!parse_one_load(*it, &v)) {
 				g_strfreev(items);
 				goto bad;
+			}
+			/* the same load twice would be the same column twice (and "50%" and "0.5" are one load) */
+			for (unsigned j = 0; j < a->len; j++) {
+				if (g_array_index(a, unsigned, j) == v) {
+					g_autofree char *ls = load_str(v);
+					g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+						    "--load '%s': load %s is given twice, as '%s' (item %u) and '%s' (item %u) (expected each load once)",
+						    spec, ls, items[j], j + 1, *it, a->len + 1);
+					g_strfreev(items);
+					g_array_free(a, TRUE);
+					return NULL;
+				}
 			}
 			g_array_append_val(a, v);
 		}
@@ -316,6 +348,21 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "nothing to compare (policies, loads and seeds must be non-empty)");
 		return NULL;
 	}
+	/* a policy or a load twice would be a column or a row compared with itself */
+	for (unsigned i = 0; i < s->nr_policies; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(s->policies[i], s->policies[j])) {
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "policy '%s' is named twice (expected each policy once)",
+					    s->policies[i]);
+				return NULL;
+			}
+	for (unsigned i = 0; i < s->nr_loads; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (s->loads[i] == s->loads[j]) {
+				g_autofree char *ls = load_str(s->loads[i]);
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "load %s is given twice (expected each load once)", ls);
+				return NULL;
+			}
 	ctx.res = g_new0(struct ss_results *, total);
 	ctx.errs = g_new0(GError *, total);
 	g_mutex_init(&ctx.lock);

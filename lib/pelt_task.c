@@ -380,8 +380,10 @@ static bool check_spec(const struct ss_pelt_task_spec *s, GError **err)
 {
 	const char *bad = NULL;
 
-	if (!s->plan && !s->period_ns)
-		bad = "the period must be greater than 0";
+	if (!s->plan && (s->period_ns < SS_PELT_MIN_PERIOD_NS || s->period_ns > SS_PELT_MAX_PERIOD_NS))
+		bad = "the period must be in 1024 ns..2500 s (one PELT time unit .. 400 periods within 10^6 s)";
+	else if (!s->plan && (s->duration_ns < s->period_ns || s->duration_ns / s->period_ns > SS_PELT_MAX_PERIODS))
+		bad = "the run must cover 1..10^7 periods";
 	else if (!s->plan && s->busy_ns > s->period_ns)
 		bad = "the busy time must be at most the period";
 	else if (s->plan && s->task >= s->plan->nr_tasks)

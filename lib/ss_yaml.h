@@ -1,11 +1,23 @@
 /*
- * lib/ss_yaml.h — small libyaml node helpers shared by the YAML loaders
- * (workload_yaml.c, sweep.c). Internal, not installed.
+ * lib/ss_yaml.h — small libyaml helpers shared by the YAML loaders
+ * (topology_yaml.c, workload_yaml.c, sweep.c). Internal, not installed.
+ *
+ * Every loader's message has one form:
+ *   file:line:col: what is wrong (expected what is valid)
+ * with 1-based line and column; a key that is the subject of the sentence is
+ * written bare ("frequency is a list (expected ...)"), a key or value named
+ * inside it in single quotes ("numa has no 'distance'", "unknown key 'x'
+ * in the machine (expected one of: ...)", "duplicate key 'x' in ...
+ * (expected each key once)"), and a YAML syntax error is
+ * "YAML syntax error: PROBLEM[ while CONTEXT at L:C] (expected valid YAML)".
  */
 #ifndef SIMSCHED_SS_YAML_H
 #define SIMSCHED_SS_YAML_H
 
+#include <glib.h>
 #include <yaml.h>
+
+#include "simsched/error.h"
 
 /** Characters of a bad scalar quoted in an error message. */
 #define SS_YAML_SHOW_LEN 48
@@ -35,6 +47,50 @@ static inline const char *ss_yaml_kind_name(const yaml_node_t *n)
 	default:
 		return "nothing";
 	}
+}
+
+/*
+ * The mark of byte offset off of s (len bytes): libyaml's reader errors
+ * give only an offset. Columns count characters (UTF-8 continuation bytes
+ * are not columns).
+ */
+static inline yaml_mark_t ss_yaml_offset_mark(const char *s, size_t len, size_t off)
+{
+	yaml_mark_t m = { 0, 0, 0 };
+
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (s[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			m.column++;
+		}
+	}
+	m.index = off;
+	return m;
+}
+
+/*
+ * The parser's error as SS_ERROR_PARSE (SS_ERROR_IO when out of memory): "file:line:col: YAML syntax error:
+ * PROBLEM[ while CONTEXT at L:C] (expected valid YAML)". s/len: the text
+ * parsed (for a reader error's offset).
+ */
+static inline void ss_yaml_syntax_error(GError **err, const char *file, const yaml_parser_t *ps, const char *s, size_t len)
+{
+	yaml_mark_t m = ps->error == YAML_READER_ERROR ? ss_yaml_offset_mark(s, len, ps->problem_offset) : ps->problem_mark;
+	const char *problem = ps->problem ? ps->problem : "malformed YAML";
+
+	if (ps->error == YAML_MEMORY_ERROR) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: out of memory while reading YAML", file);
+		return;
+	}
+	if (ps->context)
+		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s %s at %zu:%zu (expected valid YAML)",
+			    file, m.line + 1, m.column + 1, problem, ps->context, ps->context_mark.line + 1,
+			    ps->context_mark.column + 1);
+	else
+		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)", file,
+			    m.line + 1, m.column + 1, problem);
 }
 
 #endif

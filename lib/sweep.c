@@ -202,7 +202,8 @@ static bool parse_policies(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t 
 			GString *names = g_string_new(NULL);
 			for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
 				g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
-			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s)", ss_yaml_slen(v), ss_yaml_sval(v), names->str);
+			ok = fail(c, v->start_mark, "unknown policy '%.*s' (expected one of: %s; a plugin's policy needs --policy-plugin FILE.so)",
+				  ss_yaml_slen(v), ss_yaml_sval(v), names->str);
 			g_string_free(names, TRUE);
 			break;
 		}
@@ -220,7 +221,15 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 			return false;
 		s->loads = ss_cmp_parse_loads(ss_yaml_sval(n), &s->nr_loads, &e);
 		if (!s->loads) {
-			/* the message speaks of --load; say it in the spec's words */
+			/* the message speaks of --load; say it in the spec's words (a
+			 * limit or a duplicate keeps its own explanation) */
+			g_autofree char *pfx = g_strdup_printf("--load '%s': ", ss_yaml_sval(n));
+			const char *why = g_str_has_prefix(e->message, pfx) ? e->message + strlen(pfx) : e->message;
+			if (!g_str_has_prefix(why, "expected")) {
+				bool r = fail(c, n->start_mark, "loads '%.*s': %s", ss_yaml_slen(n), ss_yaml_sval(n), why);
+				g_error_free(e);
+				return r;
+			}
 			g_error_free(e);
 			return fail(c, n->start_mark,
 				    "loads '%.*s' is not a load range or list (expected a list like [25%%, 50%%] or a range like 25%%..200%%/25%%, each 0.01%%..10000%%)",
@@ -433,28 +442,6 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 	return true;
 }
 
-/* Line/column (0-based) of a byte offset, for reader errors that only carry an offset. */
-static yaml_mark_t mark_at(const char *s, size_t len, size_t off)
-{
-	yaml_mark_t m = { 0 };
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (s[i] == '\n') {
-			m.line++;
-			m.column = 0;
-		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			m.column++;
-		}
-	}
-	return m;
-}
-
-static void syntax_error(const char *file, const yaml_parser_t *ps, const char *s, size_t len, GError **err)
-{
-	yaml_mark_t m = ps->error == YAML_READER_ERROR ? mark_at(s, len, ps->problem_offset) : ps->problem_mark;
-	g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)", file,
-		    m.line + 1, m.column + 1, ps->problem ? ps->problem : "malformed YAML");
-}
-
 struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 {
 	char *text = NULL;
@@ -474,7 +461,7 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&ps, &doc)) {
-		syntax_error(path, &ps, text, len, err);
+		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_parser;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
@@ -484,7 +471,7 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 		goto out_doc;
 	}
 	if (!yaml_parser_load(&ps, &extra)) {
-		syntax_error(path, &ps, text, len, err);
+		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_doc;
 	}
 	if (yaml_document_get_root_node(&extra)) {
@@ -904,7 +891,13 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "shard %u/%u: expected 1 <= K <= N", k, n);
 		return false;
 	}
-	int fd = open(o->out_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (o->resume ? 0 : O_EXCL), 0644);
+	/* created: this call made the file, so a failure with nothing written may remove it */
+	bool created = true;
+	int fd = open(o->out_path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST && o->resume) {
+		created = false;
+		fd = open(o->out_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		if (errno == EEXIST)
 			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
@@ -977,12 +970,22 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 	} else if (x.fail_err) {
 		GString *d = g_string_new(NULL);
 		describe_point(s, x.fail_idx, d);
-		g_propagate_prefixed_error(err, x.fail_err, "%s: ", d->str);
+		g_propagate_prefixed_error(err, x.fail_err, "%s failed: ", d->str);
 		g_string_free(d, TRUE);
+		st->failed = true;
+		st->failed_point = x.fail_idx;
 	} else {
 		ok = true;
 	}
+	/*
+	 * A failed sweep keeps exactly the finished points (docs/sweeps.md), so
+	 * --resume continues; if it finished none in a file it created, there is
+	 * nothing to keep: remove the file rather than leave an empty result.
+	 * Still under the lock, so no other sweep is writing it.
+	 */
 out:
+	if (!ok && created && !x.written && unlink(o->out_path) == 0)
+		st->out_removed = true;
 	g_array_free(todo, TRUE);
 	g_hash_table_destroy(done);
 	close(fd);

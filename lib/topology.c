@@ -17,6 +17,7 @@
  */
 #include "simsched/topology.h"
 #include "simsched/error.h"
+#include "topology_import.h"
 
 #include <cJSON.h>
 #include <limits.h>
@@ -1751,7 +1752,7 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	return root;
 }
 
-/* YAML: the JSON tree in block style; every string double-quoted. */
+/* A YAML double-quoted string. */
 static void yaml_string(GString *s, const char *v)
 {
 	g_string_append_c(s, '"');
@@ -1782,90 +1783,64 @@ static void yaml_string(GString *s, const char *v)
 	g_string_append_c(s, '"');
 }
 
-static bool json_is_scalar(const cJSON *j)
+/*
+ * YAML: the machine as a loadable topology file, in the form `simsched topo
+ * import` writes (the importers' writer), plus what only a file gives
+ * (description, reclaim distance, frequency, costs, idle states); the sched
+ * domains built for it as comments.
+ */
+static void describe_yaml(const struct ss_topology *t, struct fmtbuf *fb, GString *s)
 {
-	return !cJSON_IsArray(j) && !cJSON_IsObject(j);
-}
+	GString *hdr = g_string_new(NULL), *lv = g_string_new(NULL), *x = g_string_new(NULL);
+	char *body, *line, *nl;
 
-static bool json_is_flow_list(const cJSON *j)
-{
-	if (!cJSON_IsArray(j))
-		return false;
-	for (const cJSON *e = j->child; e; e = e->next)
-		if (!json_is_scalar(e))
-			return false;
-	return true;
-}
-
-static void yaml_scalar(GString *s, const cJSON *j)
-{
-	if (cJSON_IsString(j))
-		yaml_string(s, j->valuestring);
-	else if (cJSON_IsNumber(j))
-		g_string_append_printf(s, "%.0f", j->valuedouble);	/* only integers here */
-	else if (cJSON_IsBool(j))
-		g_string_append(s, cJSON_IsTrue(j) ? "true" : "false");
-	else
-		g_string_append(s, "null");
-}
-
-static void yaml_flow_list(GString *s, const cJSON *j)
-{
-	g_string_append_c(s, '[');
-	for (const cJSON *e = j->child; e; e = e->next) {
-		yaml_scalar(s, e);
-		if (e->next)
-			g_string_append(s, ", ");
+	g_string_append(hdr, "# simsched topo --format yaml: a topology file (docs/topologies.md); loading it builds\n"
+			     "# the same machine and sched domains. The domains, as kernel v6.6 builds them:\n");
+	levels_text(t, fb, lv);
+	for (line = lv->str; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		g_string_append_printf(hdr, "#   %.*s\n", (int)(nl - line), line);
 	}
-	g_string_append_c(s, ']');
-}
+	if (t->description) {
+		g_string_append(x, "description: ");
+		yaml_string(x, t->description);
+		g_string_append_c(x, '\n');
+	}
+	g_string_append_printf(x, "node_reclaim_distance: %u\n", t->node_reclaim_distance);
+	if (t->base_freq_khz)
+		g_string_append_printf(x, "frequency: {base_mhz: %" G_GUINT64_FORMAT ", max_mhz: %" G_GUINT64_FORMAT "}\n",
+				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
+	{
+		const char *const key[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "smt_contention_pct",
+					    "node_bandwidth_mbps" };
+		const unsigned val[] = { t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns, t->smt_contention_pct,
+					 t->node_bandwidth_mbps };
+		bool any = false;
 
-static void yaml_node(GString *s, const cJSON *j, int indent);
-
-/* A mapping's pairs; the first one continues the current line if inline. */
-static void yaml_mapping(GString *s, const cJSON *j, int indent, bool inline_first)
-{
-	for (const cJSON *e = j->child; e; e = e->next) {
-		if (!(inline_first && e == j->child))
-			g_string_append_printf(s, "%*s", indent, "");
-		g_string_append_printf(s, "%s:", e->string);	/* keys are our identifiers */
-		if (json_is_scalar(e)) {
-			g_string_append_c(s, ' ');
-			yaml_scalar(s, e);
-			g_string_append_c(s, '\n');
-		} else if (json_is_flow_list(e)) {
-			g_string_append_c(s, ' ');
-			yaml_flow_list(s, e);
-			g_string_append_c(s, '\n');
-		} else if (cJSON_IsObject(e) && !e->child) {
-			g_string_append(s, " {}\n");
-		} else {
-			g_string_append_c(s, '\n');
-			yaml_node(s, e, indent + 2);
+		for (unsigned i = 0; i < G_N_ELEMENTS(key); i++) {
+			if (!val[i])
+				continue;   /* 0 = not given */
+			g_string_append_printf(x, "%s%s: %u", any ? ", " : "costs: {", key[i], val[i]);
+			any = true;
 		}
+		if (any)
+			g_string_append(x, "}\n");
 	}
-}
+	g_string_append(x, "idle_states:\n");
+	for (unsigned i = 0; i < t->nr_idle_states; i++) {
+		const struct ss_idle_state *st = &t->idle_state[i];
 
-static void yaml_node(GString *s, const cJSON *j, int indent)
-{
-	if (cJSON_IsObject(j)) {
-		yaml_mapping(s, j, indent, false);
-		return;
+		g_string_append(x, "  - {name: ");
+		yaml_string(x, st->name);
+		g_string_append_printf(x, ", exit_latency_us: %u, target_residency_us: %u%s}\n", st->exit_latency_ns / 1000,
+				       st->target_residency_ns / 1000, st->polling ? ", polling: true" : "");
 	}
-	for (const cJSON *e = j->child; e; e = e->next) {
-		g_string_append_printf(s, "%*s- ", indent, "");
-		if (cJSON_IsObject(e) && e->child) {
-			yaml_mapping(s, e, indent + 2, true);
-		} else if (json_is_scalar(e)) {
-			yaml_scalar(s, e);
-			g_string_append_c(s, '\n');
-		} else if (json_is_flow_list(e)) {
-			yaml_flow_list(s, e);
-			g_string_append_c(s, '\n');
-		} else {
-			g_string_append(s, "{}\n");
-		}
-	}
+	body = ss_imp_emit_topology(t, hdr->str, x->str);
+	g_string_append(s, body);
+	g_free(body);
+	g_string_free(hdr, TRUE);
+	g_string_free(lv, TRUE);
+	g_string_free(x, TRUE);
 }
 
 char *ss_topology_describe(const struct ss_topology *t, const char *format, GError **err)
@@ -1887,19 +1862,15 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
 	s = g_string_new(NULL);
 	if (!strcmp(format, "text")) {
 		describe_text(t, &fb, s);
+	} else if (!strcmp(format, "yaml")) {
+		describe_yaml(t, &fb, s);
 	} else {
 		cJSON *root = topology_json(t, &fb);
+		char *out = cJSON_Print(root);
 
-		if (!strcmp(format, "json")) {
-			char *out = cJSON_Print(root);
-
-			g_string_append(s, out);
-			g_string_append_c(s, '\n');
-			cJSON_free(out);
-		} else {
-			g_string_append(s, "# simsched topology (sched domains as kernel v6.6 builds them)\n");
-			yaml_node(s, root, 0);
-		}
+		g_string_append(s, out);
+		g_string_append_c(s, '\n');
+		cJSON_free(out);
 		cJSON_Delete(root);
 	}
 	g_free(fb.buf);

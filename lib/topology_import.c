@@ -14,6 +14,7 @@
 #include "topology_import.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -753,6 +754,9 @@ static void emit_core(GString *s, struct ss_imp *im, unsigned first, const char 
 	g_string_append_c(s, '\n');
 }
 
+static void emit_dies(GString *s, struct ss_imp *im, const uint64_t *node, unsigned depth, bool clusters,
+		      unsigned *node_order, unsigned *nr_order);
+
 /* The entries of level lv inside mask `in`, each in first-CPU order. */
 static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_t *in, unsigned depth,
 		       bool clusters, unsigned *node_order, unsigned *nr_order)
@@ -783,7 +787,36 @@ static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_
 		if (lv == LV_NODE)
 			g_string_append_printf(s, "    # node%u", im->node_ids[im->cpu_node[c]]);
 		g_string_append_c(s, '\n');
-		emit_level(s, im, lv + 1, m, depth + 2, clusters, node_order, nr_order);
+		if (lv == LV_NODE && im->die)
+			emit_dies(s, im, m, depth + 2, clusters, node_order, nr_order);
+		else
+			emit_level(s, im, lv + 1, m, depth + 2, clusters, node_order, nr_order);
+	}
+}
+
+/* The dies of a node (a loaded machine only): written where the node holds more than one. */
+static void emit_dies(GString *s, struct ss_imp *im, const uint64_t *node, unsigned depth, bool clusters,
+		      unsigned *node_order, unsigned *nr_order)
+{
+	unsigned first = ss_cpumask_first(node, im->nr_cpus);
+	char ind[64];
+
+	if (ss_cpumask_equal(im->die + (size_t)first * im->nw, node, im->nw)) {
+		emit_level(s, im, LV_LLC, node, depth, clusters, node_order, nr_order);
+		return;
+	}
+	memset(ind, ' ', sizeof(ind));
+	ind[MIN(depth * 2, sizeof(ind) - 1)] = 0;
+	g_string_append_printf(s, "%sdies:\n", ind);
+	for (unsigned c = first; c < im->nr_cpus; c = ss_cpumask_next(node, im->nr_cpus, c + 1)) {
+		const uint64_t *m = im->die + (size_t)c * im->nw;
+
+		if (ss_cpumask_first(m, im->nr_cpus) != c)
+			continue;
+		g_string_append_printf(s, "%s  - cpus: ", ind);
+		emit_cpus(s, im, m);
+		g_string_append_c(s, '\n');
+		emit_level(s, im, LV_LLC, m, depth + 2, clusters, node_order, nr_order);
 	}
 }
 
@@ -820,23 +853,32 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 	emit_level(body, im, LV_PKG, all, 0, clusters, order, &nr_order);
 	g_free(all);
 
-	g_string_append_printf(s, "# Imported by %s.\n", origin);
-	g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
-			       "vendor from %s.\n", im->nr_cpus, counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
-			       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
-			       counts[LV_CORE], im->vendor_src);
-	g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
+	if (im->header) {
+		g_string_append(s, im->header);
+	} else {
+		g_string_append_printf(s, "# Imported by %s.\n", origin);
+		g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
+				       "vendor from %s.\n", im->nr_cpus, counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
+				       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
+				       counts[LV_CORE], im->vendor_src);
+		g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
+	}
 	if (nr_order < im->nr_nodes)
 		ss_imp_warn(im, "%s: %u node(s) without online CPUs left out (the topology format has no memory-only nodes)",
 		     im->node_dir, im->nr_nodes - nr_order);
 	g_string_append(s, "name: \"");
-	for (const char *p = name; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			g_string_append_c(s, '\\');
-		g_string_append_c(s, *p);
+			g_string_append_printf(s, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)   /* a loaded machine's name may hold any character */
+			g_string_append_printf(s, "\\x%02x", *p);
+		else
+			g_string_append_c(s, (char)*p);
 	}
 	g_string_append(s, "\"\n");
 	g_string_append_printf(s, "vendor: %s\n", im->vendor);
+	if (im->extra)
+		g_string_append(s, im->extra);
 	g_string_append(s, "numa:\n  distance:                    # SLIT, rows in the node order below\n");
 	/* asymmetric: written as it is (row = from), which the loader and v6.6 sched_init_numa() read so */
 	for (unsigned i = 0; i < nr_order && !asym; i++)
@@ -896,7 +938,63 @@ void ss_imp_clear(struct ss_imp *im)
 	g_free(im->cpu_dir);
 	g_free(im->node_dir);
 	g_free(im->origin);
+	g_free(im->die);
 	memset(im, 0, sizeof(*im));
+}
+
+/* Per-CPU masks of one level from the dense ids of a loaded machine. */
+static uint64_t *masks_of_ids(const struct ss_topology *t, unsigned nw, size_t id_off)
+{
+	uint64_t *by_id = g_new0(uint64_t, (size_t)t->nr_cpus * nw);   /* ids are < nr_cpus */
+	uint64_t *per_cpu = g_new0(uint64_t, (size_t)t->nr_cpus * nw);
+
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[c] + id_off);
+		ss_cpumask_set(by_id + (size_t)id * nw, c);
+	}
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[c] + id_off);
+		memcpy(per_cpu + (size_t)c * nw, by_id + (size_t)id * nw, nw * sizeof(uint64_t));
+	}
+	g_free(by_id);
+	return per_cpu;
+}
+
+char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, const char *extra)
+{
+	static const size_t off[NR_LV] = {
+		[LV_PKG] = offsetof(struct ss_cpu_topo, package), [LV_NODE] = offsetof(struct ss_cpu_topo, node),
+		[LV_LLC] = offsetof(struct ss_cpu_topo, llc), [LV_CLS] = offsetof(struct ss_cpu_topo, cluster),
+		[LV_CORE] = offsetof(struct ss_cpu_topo, core),
+	};
+	struct ss_imp im = { 0 };
+	char *yaml;
+
+	im.nr_cpus = t->nr_cpus;
+	im.nw = t->nr_words;
+	for (unsigned lv = 0; lv < NR_LV; lv++)
+		im.lv[lv] = masks_of_ids(t, im.nw, off[lv]);
+	im.die = masks_of_ids(t, im.nw, offsetof(struct ss_cpu_topo, die));
+	im.capacity = g_new(unsigned, t->nr_cpus);
+	im.cpu_node = g_new(unsigned, t->nr_cpus);
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		im.capacity[c] = t->cpu[c].capacity;
+		im.cpu_node[c] = t->cpu[c].node;
+	}
+	im.nr_nodes = t->nr_nodes;
+	im.node_ids = g_new(unsigned, t->nr_nodes);
+	for (unsigned n = 0; n < t->nr_nodes; n++)
+		im.node_ids[n] = n;
+	im.dist = g_memdup2(t->distance, (gsize)t->nr_nodes * t->nr_nodes * sizeof(unsigned));
+	im.have_dist = true;
+	im.vendor = g_strdup(t->vendor);
+	im.vendor_src = "the machine";
+	im.origin = g_strdup("simsched topo --format yaml");   /* unused: header replaces it */
+	im.header = header;
+	im.extra = extra;
+	yaml = ss_imp_emit_yaml(&im, t->name ? t->name : "unnamed", NULL);
+	ss_imp_clear(&im);
+	return yaml;
 }
 
 char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *warnings, GError **err)

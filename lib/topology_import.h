@@ -30,6 +30,10 @@ struct ss_imp {
 	bool have_dist;
 	char *vendor;
 	const char *vendor_src;
+	/* Set only when writing a loaded machine back (ss_imp_emit_topology): */
+	uint64_t *die;                 /* per CPU die masks (im->nw words each), or NULL: no dies level */
+	const char *header;            /* comment lines (with '#' and '\n') instead of the import's */
+	const char *extra;             /* top-level keys (YAML lines) written after vendor: */
 };
 
 enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
@@ -56,5 +60,16 @@ void ss_imp_clear(struct ss_imp *im);
  * is, with a comment line and a warning.
  */
 char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note);
+
+struct ss_topology;
+/**
+ * The topology YAML of a loaded (built) machine, in the form the importers
+ * write (ss_imp_emit_yaml: explicit cpus per level, cores as thread lists),
+ * so that ss_topology_load() of it builds the same machine; dies are
+ * written where a node holds more than one. header: comment lines ('#',
+ * '\n') above the keys; extra: top-level keys after vendor (description,
+ * frequency, costs, idle states: the caller's). g_free.
+ */
+char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, const char *extra);
 
 #endif

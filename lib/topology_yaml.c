@@ -5,6 +5,7 @@
  * start mark, so each error names file:line:col (1-based) of the offending
  * key or value: "file:line:col: what is wrong (what was expected)".
  */
+#include "ss_yaml.h"
 #include "simsched/topology.h"
 #include "simsched/error.h"
 #include "ss_input.h"
@@ -148,7 +149,7 @@ static void type_err(struct yctx *c, const yaml_node_t *n, const char *key, cons
 {
 	char *got = what_is(n);
 
-	yerr(c, n->start_mark, "'%s' must be %s, got %s", key, want, got);
+	yerr(c, n->start_mark, "%s is %s (expected %s)", key, got, want);
 	g_free(got);
 }
 
@@ -160,12 +161,12 @@ static bool get_uint(struct yctx *c, const yaml_node_t *n, const char *key, unsi
 	if (!plain_int(n, &v)) {
 		char *got = what_is(n);
 
-		yerr(c, n->start_mark, "'%s' must be an integer, got %s (expected %u..%u)", key, got, min, max);
+		yerr(c, n->start_mark, "%s is %s (expected an integer in %u..%u)", key, got, min, max);
 		g_free(got);
 		return false;
 	}
 	if (v < (long long)min || v > (long long)max) {
-		yerr(c, n->start_mark, "'%s' is %lld, out of range (expected %u..%u)", key, v, min, max);
+		yerr(c, n->start_mark, "%s %lld is out of range (expected %u..%u)", key, v, min, max);
 		return false;
 	}
 	*out = (unsigned)v;
@@ -179,7 +180,7 @@ static char *get_string(struct yctx *c, const yaml_node_t *n, const char *key)
 		return NULL;
 	}
 	if (strlen(sval(n)) != n->data.scalar.length) {
-		yerr(c, n->start_mark, "'%s' contains a NUL character (expected text)", key);
+		yerr(c, n->start_mark, "%s contains a NUL character (expected text)", key);
 		return NULL;
 	}
 	return g_strndup(sval(n), n->data.scalar.length);
@@ -210,17 +211,17 @@ static bool check_keys(struct yctx *c, const yaml_node_t *map, const char *where
 			GString *list = g_string_new(NULL);
 			int known = -1;
 
-			for (unsigned i = 0; i < nvalid; i++)
-				g_string_append_printf(list, "%s%s", i ? ", " : "", valid[i]);
+			for (unsigned i = 0; i < nvalid; i++)   /* "a, b or c", as the workload loader lists keys */
+				g_string_append_printf(list, "%s%s", !i ? "" : i + 1 < nvalid ? ", " : " or ", valid[i]);
 			for (int l = 0; l < NR_LV; l++)
 				if (!strcmp(sval(k), lv_key[l]))
 					known = l;
 			if (known >= 0 && level >= 0)
 				yerr(c, k->start_mark,
-				     "'%s' cannot be inside %s: levels nest packages > nodes > dies > llcs > clusters > cores "
-				     "(valid keys here: %s)", sval(k), lv_a[level], list->str);
+				     "%s cannot be inside %s: levels nest packages > nodes > dies > llcs > clusters > cores "
+				     "(expected one of: %s)", sval(k), lv_a[level], list->str);
 			else
-				yerr(c, k->start_mark, "unknown key '%s' in %s (valid keys: %s)", sval(k), where, list->str);
+				yerr(c, k->start_mark, "unknown key '%s' in %s (expected one of: %s)", sval(k), where, list->str);
 			g_string_free(list, TRUE);
 			return false;
 		}
@@ -228,7 +229,7 @@ static bool check_keys(struct yctx *c, const yaml_node_t *map, const char *where
 			yaml_node_t *k2 = ynode(c, q->key);
 
 			if (k2->type == YAML_SCALAR_NODE && !strcmp(sval(k2), sval(k))) {
-				yerr(c, k->start_mark, "duplicate key '%s' in %s (first given at %zu:%zu)", sval(k), where,
+				yerr(c, k->start_mark, "duplicate key '%s' in %s (first given at %zu:%zu; expected each key once)", sval(k), where,
 				     k2->start_mark.line + 1, k2->start_mark.column + 1);
 				return false;
 			}
@@ -285,7 +286,7 @@ static bool cpu_numbers(struct yctx *c, const yaml_node_t *n, const char *key, u
 			yaml_mark_t m = n->start_mark;
 
 			m.column += quote + bad;
-			yerr(c, m, "'%s' has a bad cpulist '%s' at character %u (expected CPU numbers 0..%u "
+			yerr(c, m, "%s has a bad cpulist '%s' at character %u (expected CPU numbers 0..%u "
 			     "as a kernel cpulist such as \"0-3,8\", an integer or a list of integers)",
 			     key, sval(n), bad + 1, SS_MAX_CPUS - 1);
 			return false;
@@ -306,7 +307,7 @@ static bool cpu_numbers(struct yctx *c, const yaml_node_t *n, const char *key, u
 	}
 	if (n->type == YAML_SEQUENCE_NODE) {
 		if (n->data.sequence.items.start == n->data.sequence.items.top) {
-			yerr(c, n->start_mark, "'%s' is an empty list (expected at least one CPU number)", key);
+			yerr(c, n->start_mark, "%s is an empty list (expected at least one CPU number)", key);
 			return false;
 		}
 		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
@@ -315,7 +316,7 @@ static bool cpu_numbers(struct yctx *c, const yaml_node_t *n, const char *key, u
 			if (!plain_int(e, &v)) {
 				char *got = what_is(e);
 
-				yerr(c, e->start_mark, "an entry of '%s' is %s (expected a CPU number 0..%u)", key, got,
+				yerr(c, e->start_mark, "an entry of %s is %s (expected a CPU number 0..%u)", key, got,
 				     SS_MAX_CPUS - 1);
 				g_free(got);
 				return false;
@@ -445,7 +446,7 @@ static bool parse_children(struct yctx *c, const yaml_node_t *map, int lv, const
 		return false;
 	}
 	if (val->data.sequence.items.start == val->data.sequence.items.top) {
-		yerr(c, val->start_mark, "'%s' is an empty list (expected at least one %s)", lv_key[cl], lv_name[cl]);
+		yerr(c, val->start_mark, "%s is an empty list (expected at least one %s)", lv_key[cl], lv_name[cl]);
 		return false;
 	}
 	for (yaml_node_item_t *it = val->data.sequence.items.start; it < val->data.sequence.items.top; it++)
@@ -524,7 +525,7 @@ static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsig
 	if (n->type != YAML_MAPPING_NODE) {
 		char *got = what_is(n);
 
-		yerr(c, n->start_mark, "an entry of '%s' is %s (expected a mapping describing %s)", lv_key[lv], got,
+		yerr(c, n->start_mark, "an entry of %s is %s (expected a mapping describing %s)", lv_key[lv], got,
 		     lv_a[lv]);
 		g_free(got);
 		return false;
@@ -603,11 +604,11 @@ static bool parse_frequency(struct yctx *c, const yaml_node_t *n, struct ss_topo
 		type_err(c, n, "frequency", "a mapping {base_mhz, max_mhz}");
 		return false;
 	}
-	if (!check_keys(c, n, "'frequency'", keys, 2, -1))
+	if (!check_keys(c, n, "frequency", keys, 2, -1))
 		return false;
 	v = get_key(c, n, "base_mhz", NULL);
 	if (!v) {
-		yerr(c, n->start_mark, "'frequency' has no 'base_mhz' (expected the base clock in MHz)");
+		yerr(c, n->start_mark, "frequency has no 'base_mhz' (expected the base clock in MHz)");
 		return false;
 	}
 	if (!get_uint(c, v, "base_mhz", 1, MAX_MHZ, &base))
@@ -639,7 +640,7 @@ static bool parse_costs(struct yctx *c, const yaml_node_t *n, struct ss_topology
 		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns, smt_contention_pct, node_bandwidth_mbps}");
 		return false;
 	}
-	if (!check_keys(c, n, "'costs'", keys, G_N_ELEMENTS(keys), -1))
+	if (!check_keys(c, n, "costs", keys, G_N_ELEMENTS(keys), -1))
 		return false;
 	for (unsigned i = 0; i < G_N_ELEMENTS(keys); i++) {
 		yaml_node_t *v = get_key(c, n, keys[i], NULL);
@@ -691,7 +692,7 @@ static bool parse_idle_states(struct yctx *c, const yaml_node_t *n, struct ss_to
 		if (!(name = get_string(c, get_key(c, m, "name", NULL), "name")))
 			return false;
 		if (!*name || strlen(name) >= sizeof st->name) {
-			yerr(c, get_key(c, m, "name", NULL)->start_mark, "idle state name '%s' (expected 1 to %zu characters)", name,
+			yerr(c, get_key(c, m, "name", NULL)->start_mark, "idle state name '%s' is empty or too long (expected 1 to %zu characters)", name,
 			     sizeof st->name - 1);
 			g_free(name);
 			return false;
@@ -708,7 +709,7 @@ static bool parse_idle_states(struct yctx *c, const yaml_node_t *n, struct ss_to
 			if (!b)
 				return false;
 			if (strcmp(b, "true") && strcmp(b, "false")) {
-				yerr(c, v->start_mark, "polling: '%s' (expected true or false)", b);
+				yerr(c, v->start_mark, "polling is '%s' (expected true or false)", b);
 				g_free(b);
 				return false;
 			}
@@ -737,11 +738,11 @@ static bool parse_numa(struct yctx *c, const yaml_node_t *n, struct ss_topology 
 		type_err(c, n, "numa", "a mapping {distance: [[...], ...]}");
 		return false;
 	}
-	if (!check_keys(c, n, "'numa'", keys, 1, -1))
+	if (!check_keys(c, n, "numa", keys, 1, -1))
 		return false;
 	m = get_key(c, n, "distance", NULL);
 	if (!m) {
-		yerr(c, n->start_mark, "'numa' has no 'distance' (expected the %ux%u node distance matrix)", nn, nn);
+		yerr(c, n->start_mark, "numa has no 'distance' (expected the %ux%u node distance matrix)", nn, nn);
 		return false;
 	}
 	if (m->type != YAML_SEQUENCE_NODE) {
@@ -926,23 +927,6 @@ fail:
 	return NULL;
 }
 
-/* line:col (1-based) of a byte offset, for libyaml reader errors */
-static yaml_mark_t offset_mark(const char *buf, size_t len, size_t off)
-{
-	yaml_mark_t m = { 0, 0, 0 };
-
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (buf[i] == '\n') {
-			m.line++;
-			m.column = 0;
-		} else {
-			m.column++;
-		}
-	}
-	m.index = off;
-	return m;
-}
-
 struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const char *name, GError **err)
 {
 	yaml_parser_t parser;
@@ -963,18 +947,7 @@ struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const 
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_mark_t m = parser.problem_mark;
-
-		if (parser.error == YAML_READER_ERROR)
-			m = offset_mark(yaml, len, parser.problem_offset);
-		if (parser.context)
-			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (%s at %zu:%zu)", name,
-				    m.line + 1, m.column + 1, parser.problem ? parser.problem : "syntax error",
-				    parser.context, parser.context_mark.line + 1, parser.context_mark.column + 1);
-		else
-			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (expected well-formed "
-				    "YAML)", name, m.line + 1, m.column + 1,
-				    parser.problem ? parser.problem : "syntax error");
+		ss_yaml_syntax_error(err, name, &parser, yaml, len);
 		yaml_parser_delete(&parser);
 		return NULL;
 	}
@@ -998,12 +971,7 @@ struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const 
 			goto out;
 		}
 	} else {
-		yaml_mark_t m = parser.problem_mark;
-
-		if (parser.error == YAML_READER_ERROR)
-			m = offset_mark(yaml, len, parser.problem_offset);
-		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: invalid YAML: %s (expected well-formed YAML)",
-			    name, m.line + 1, m.column + 1, parser.problem ? parser.problem : "syntax error");
+		ss_yaml_syntax_error(err, name, &parser, yaml, len);
 		c.failed = true;
 		goto out;
 	}

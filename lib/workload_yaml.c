@@ -1621,42 +1621,6 @@ out:
 	return ok;
 }
 
-/* Line/column (0-based) of a byte offset, for reader errors that only carry an offset. */
-static yaml_mark_t mark_at(const char *s, size_t len, size_t off)
-{
-	yaml_mark_t m = { 0 };
-
-	for (size_t i = 0; i < off && i < len; i++) {
-		if (s[i] == '\n') {
-			m.line++;
-			m.column = 0;
-		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			m.column++;
-		}
-	}
-	m.index = off;
-	return m;
-}
-
-static void syntax_error(const char *file, const yaml_parser_t *ps, const char *s, size_t len,
-			 GError **err)
-{
-	yaml_mark_t m = ps->error == YAML_READER_ERROR ? mark_at(s, len, ps->problem_offset) : ps->problem_mark;
-	const char *problem = ps->problem ? ps->problem : "malformed YAML";
-
-	if (ps->error == YAML_MEMORY_ERROR) {
-		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: out of memory while reading YAML", file);
-		return;
-	}
-	if (ps->context)
-		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (%s at line %zu column %zu)",
-			    file, m.line + 1, m.column + 1, problem, ps->context, ps->context_mark.line + 1,
-			    ps->context_mark.column + 1);
-	else
-		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)",
-			    file, m.line + 1, m.column + 1, problem);
-}
-
 struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const char *name, GError **err)
 {
 	struct ctx c = { .file = name ? name : "<string>", .err = err };
@@ -1673,7 +1637,7 @@ struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const 
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)(yaml ? yaml : ""), len);
 	if (!yaml_parser_load(&ps, &doc)) {
-		syntax_error(c.file, &ps, yaml, len, err);
+		ss_yaml_syntax_error(err, c.file, &ps, yaml, len);
 		yaml_parser_delete(&ps);
 		return NULL;
 	}
@@ -1686,7 +1650,7 @@ struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const 
 		goto out;
 	}
 	if (!yaml_parser_load(&ps, &extra)) {
-		syntax_error(c.file, &ps, yaml, len, err);
+		ss_yaml_syntax_error(err, c.file, &ps, yaml, len);
 		goto out;
 	}
 	if (yaml_document_get_root_node(&extra)) {

@@ -92,9 +92,9 @@ static void test_parse_loads(void **state)
 	assert_int_equal(l[0], 2500);
 	assert_int_equal(l[7], 20000);
 	g_free(l);
-	l = ss_cmp_parse_loads("50%,100%,0.5", &n, &err);
+	l = ss_cmp_parse_loads("50%,100%,0.25", &n, &err);
 	assert_int_equal(n, 3);
-	assert_int_equal(l[2], 5000);
+	assert_int_equal(l[2], 2500);
 	g_free(l);
 	assert_null(ss_cmp_parse_loads("200%..25%/25%", &n, &err));
 	g_clear_error(&err);
@@ -102,6 +102,17 @@ static void test_parse_loads(void **state)
 	g_clear_error(&err);
 	assert_null(ss_cmp_parse_loads("25%,,50%", &n, &err));
 	g_clear_error(&err);
+	/* one load twice (also spelled differently) and more than the limit: usage errors naming it */
+	assert_null(ss_cmp_parse_loads("50%,100%,0.5", &n, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_non_null(strstr(err->message, "load 50% is given twice"));
+	g_clear_error(&err);
+	assert_null(ss_cmp_parse_loads("1%..1001%/1%", &n, &err));
+	assert_non_null(strstr(err->message, "1001 loads asked, at most 1000"));
+	g_clear_error(&err);
+	l = ss_cmp_parse_loads("1%..1000%/1%", &n, &err);
+	assert_int_equal(n, SS_CMP_MAX_LOADS);
+	g_free(l);
 	enum ss_cmp_metric m;
 	assert_true(ss_cmp_metric_parse("latency_p99", &m, &err));
 	assert_int_equal(m, SS_CMP_LATENCY_P99);
@@ -144,6 +155,30 @@ static void test_jobs_do_not_change_results(void **state)
 	}
 	assert_string_equal(out[0], out[1]);
 	assert_string_equal(out[0], out[2]);
+	/* the library refuses a policy or a load twice before running anything */
+	{
+		static const char *const twice[2] = { "sis_util", "sis_util" };
+		static const unsigned loads_twice[2] = { 5000, 5000 };
+		struct ss_compare_spec s = { 0 };
+		s.base.topo = t;
+		s.base.wl = w;
+		ss_params_defaults(&s.base.params, t);
+		s.base.duration_ns = 30000000;
+		s.policies = twice;
+		s.nr_policies = 2;
+		s.loads = loads;
+		s.nr_loads = 2;
+		s.nr_seeds = 1;
+		assert_null(ss_compare_run(&s, &err));
+		assert_int_equal(err->code, SS_ERROR_USAGE);
+		assert_string_equal(err->message, "policy 'sis_util' is named twice (expected each policy once)");
+		g_clear_error(&err);
+		s.policies = pols;
+		s.loads = loads_twice;
+		assert_null(ss_compare_run(&s, &err));
+		assert_string_equal(err->message, "load 50% is given twice (expected each load once)");
+		g_clear_error(&err);
+	}
 	g_free(out[0]);
 	g_free(out[1]);
 	g_free(out[2]);

@@ -324,6 +324,32 @@ static void test_bad_spec(void **state)
 	g_clear_error(&err);
 	assert_null(ss_pelt_task_run(NULL, &err));
 	g_clear_error(&err);
+	/* periods outside 1024 ns..2500 s, and runs outside 1..10^7 periods */
+	s = periodic(50, MS);
+	s.period_ns = SS_PELT_MIN_PERIOD_NS - 1;
+	s.busy_ns = 0;
+	s.duration_ns = 400 * s.period_ns;
+	s.steady_from_ns = 0;
+	assert_null(ss_pelt_task_run(&s, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_non_null(strstr(err->message, "1024 ns..2500 s"));
+	g_clear_error(&err);
+	s.period_ns = SS_PELT_MAX_PERIOD_NS + 1;
+	s.duration_ns = s.period_ns;
+	assert_null(ss_pelt_task_run(&s, &err));
+	g_clear_error(&err);
+	s = periodic(50, MS);
+	s.duration_ns = s.period_ns - 1;
+	s.steady_from_ns = 0;
+	assert_null(ss_pelt_task_run(&s, &err));
+	assert_non_null(strstr(err->message, "1..10^7 periods"));
+	g_clear_error(&err);
+	s = periodic(50, MS);
+	s.period_ns = SS_PELT_MIN_PERIOD_NS;
+	s.busy_ns = 512;
+	s.duration_ns = (SS_PELT_MAX_PERIODS + 1) * s.period_ns;
+	assert_null(ss_pelt_task_run(&s, &err));
+	g_clear_error(&err);
 }
 
 int main(void)

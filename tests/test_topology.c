@@ -15,6 +15,7 @@
 
 #include "simsched/topology.h"
 #include "simsched/error.h"
+#include "simsched/workload.h"
 
 #define ALL_NUMA (SD_NUMA | SD_SERIALIZE | SD_OVERLAP)
 
@@ -773,14 +774,17 @@ static void test_describe(void **state)
 	assert_non_null(yaml);
 	assert_non_null(strstr(yaml, "\nname: \"kunpeng920\"\n"));
 	assert_non_null(strstr(yaml, "\n    - [10, 12, 20, 22]\n"));
-	assert_non_null(strstr(yaml, "\ncpus:\n  - cpu: 0\n    package: 0\n"));
-	/* the YAML rendering is itself well-formed YAML: our loader's parser accepts it */
+	assert_non_null(strstr(yaml, "\n#   levels: CLS(4) -> MC(32) -> NUMA(64) -> NUMA(96) -> NUMA(128)\n"));
+	/* the YAML rendering is a topology file: loading it builds the same machine */
 	again = ss_topology_load_string(yaml, strlen(yaml), "describe.yaml", &err);
-	assert_null(again);
-	assert_non_null(err);
-	assert_true(g_error_matches(err, SS_ERROR, SS_ERROR_INVALID));	/* not SS_ERROR_PARSE */
-	assert_non_null(strstr(err->message, "describe.yaml:5:1: unknown key 'nr_cpus' in the machine"));
-	g_clear_error(&err);
+	assert_non_null(again);
+	{
+		char *text3 = ss_topology_describe(again, "text", NULL);
+
+		assert_string_equal(text, text3);
+		g_free(text3);
+	}
+	ss_topology_free(again);
 
 	assert_null(ss_topology_describe(t, "xml", &err));
 	assert_true(g_error_matches(err, SS_ERROR, SS_ERROR_USAGE));
@@ -807,8 +811,114 @@ static void test_describe_quoting(void **state)
 	assert_string_equal(t->name, "odd: \"name\" # x");
 	assert_non_null(strstr(yaml, "\nname: \"odd: \\\"name\\\" # x\"\n"));
 	assert_non_null(strstr(yaml, "\ndescription: \"tab\\there\\nnewline \\\\ back\"\n"));
+	/* and loads back to the same strings */
+	struct ss_topology *again = load_str(yaml);
+	assert_string_equal(again->name, t->name);
+	assert_string_equal(again->description, t->description);
+	ss_topology_free(again);
 	g_free(yaml);
 	ss_topology_free(t);
+}
+
+/*
+ * The YAML rendering round-trips what the shipped machines do not show:
+ * several dies per node, per-core capacity, every cost, idle states and a
+ * reclaim distance, a control character in the name.
+ */
+static void test_describe_yaml_round_trip(void **state)
+{
+	struct ss_topology *t = load_str(
+		"name: \"two\\tdies\"\nvendor: arm\nnode_reclaim_distance: 25\n"
+		"frequency: {base_mhz: 1800, max_mhz: 2900}\n"
+		"costs: {probe_smt_ns: 3, probe_cluster_ns: 9, probe_llc_ns: 40, smt_contention_pct: 30, node_bandwidth_mbps: 5000}\n"
+		"idle_states: [{name: POLL, exit_latency_us: 0, target_residency_us: 0, polling: true},\n"
+		"              {name: C1, exit_latency_us: 2, target_residency_us: 4}]\n"
+		"numa: {distance: [[10, 21], [21, 10]]}\n"
+		"packages:\n"
+		"  - nodes:\n"
+		"      - dies:\n"
+		"          - llcs: [{clusters: [{cores: [0, 1]}, {cores: [2, 3]}]}]\n"
+		"          - llcs: [{cores: [{cpus: [4], capacity: 512}, {cpus: [5], capacity: 512}]}]\n"
+		"      - cores: [6, 7]\n");
+	char *yaml = ss_topology_describe(t, "yaml", NULL);
+	struct ss_topology *u = load_str(yaml);
+	char *a = ss_topology_describe(t, "text", NULL), *b = ss_topology_describe(u, "text", NULL);
+	char *yaml2 = ss_topology_describe(u, "yaml", NULL);
+	(void)state;
+
+	assert_non_null(strstr(yaml, "dies:\n"));
+	assert_string_equal(a, b);
+	assert_string_equal(yaml, yaml2);
+	assert_string_equal(u->name, "two\tdies");
+	assert_int_equal(u->nr_dies, 3);
+	assert_int_equal(u->nr_dies, t->nr_dies);
+	assert_int_equal(u->nr_clusters, t->nr_clusters);
+	for (unsigned c = 0; c < t->nr_cpus; c++) {
+		assert_int_equal(u->cpu[c].die, t->cpu[c].die);
+		assert_int_equal(u->cpu[c].cluster, t->cpu[c].cluster);
+		assert_int_equal(u->cpu[c].capacity, t->cpu[c].capacity);
+	}
+	assert_int_equal(u->cpu[4].capacity, 512);
+	assert_int_equal(u->node_reclaim_distance, 25);
+	assert_int_equal(u->base_freq_khz, 1800000);
+	assert_int_equal(u->max_freq_khz, 2900000);
+	assert_int_equal(u->probe_smt_ns, 3);
+	assert_int_equal(u->probe_cluster_ns, 9);
+	assert_int_equal(u->probe_llc_ns, 40);
+	assert_int_equal(u->smt_contention_pct, 30);
+	assert_int_equal(u->node_bandwidth_mbps, 5000);
+	assert_int_equal(u->nr_idle_states, 2);
+	assert_memory_equal(u->idle_state, t->idle_state, sizeof(t->idle_state[0]) * 2);
+	g_free(a);
+	g_free(b);
+	g_free(yaml);
+	g_free(yaml2);
+	ss_topology_free(u);
+	ss_topology_free(t);
+}
+
+/*
+ * The topology and the workload loaders word the same mistakes the same way:
+ * "file:line:col: what is wrong (expected ...)", a subject key bare, keys
+ * listed as "a, b or c", one YAML syntax error form (lib/ss_yaml.h).
+ */
+static void test_loader_wording(void **state)
+{
+	static const struct {
+		const char *topo, *wl;     /* the same mistake in a topology and in a workload */
+		const char *topo_msg, *wl_msg;
+	} cases[] = {
+		{ "name: x\nvendor: intel\ncores: [0\n", "name: x\ninstance: [a\n",
+		  "t.yaml:4:1: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence at 3:8 (expected valid YAML)",
+		  "w.yaml:3:1: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence at 2:11 (expected valid YAML)" },
+		{ "name: x\nvendor: intel\nbogus: 1\ncores: 0\n", "name: x\nbogus: 1\n",
+		  "t.yaml:3:1: unknown key 'bogus' in the machine (expected one of: ",
+		  "w.yaml:2:1: unknown key 'bogus' in the workload (expected one of: " },
+		{ "name: x\nname: y\nvendor: intel\ncores: 0\n", "name: x\nname: y\n",
+		  "t.yaml:2:1: duplicate key 'name' in the machine (first given at 1:1; expected each key once)",
+		  "w.yaml:2:1: duplicate key 'name' in the workload (expected each key once)" },
+		{ "name: [x]\nvendor: intel\ncores: 0\n", "name: [x]\n",
+		  "t.yaml:1:7: name is a list (expected ", "w.yaml:1:7: name is a list (expected " },
+	};
+	(void)state;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		GError *te = NULL, *we = NULL;
+
+		assert_null(ss_topology_load_string(cases[i].topo, strlen(cases[i].topo), "t.yaml", &te));
+		assert_null(ss_workload_load_string(cases[i].wl, strlen(cases[i].wl), "w.yaml", &we));
+		if (strncmp(te->message, cases[i].topo_msg, strlen(cases[i].topo_msg)))
+			fail_msg("case %u topology:\n  got:  %s\n  want: %s", i, te->message, cases[i].topo_msg);
+		if (strncmp(we->message, cases[i].wl_msg, strlen(cases[i].wl_msg)))
+			fail_msg("case %u workload:\n  got:  %s\n  want: %s", i, we->message, cases[i].wl_msg);
+		/* key lists end "... or LAST)" in both */
+		if (strstr(te->message, "expected one of:")) {
+			assert_non_null(strstr(te->message, " or cores)"));
+			assert_non_null(strstr(we->message, " or "));
+		}
+		g_error_free(te);
+		g_error_free(we);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -823,10 +933,10 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{ "bad_syntax.yaml", SS_ERROR_PARSE, "5:1",
-	  "invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 4:13)" },
+	  "YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence at 4:13 (expected valid YAML)" },
 	{ "unknown_key.yaml", SS_ERROR_INVALID, "3:1",
-	  "unknown key 'smt_threads' in the machine (valid keys: name, vendor, description, node_reclaim_distance, "
-	  "frequency, costs, idle_states, numa, capacity, packages, nodes, dies, llcs, clusters, cores)" },
+	  "unknown key 'smt_threads' in the machine (expected one of: name, vendor, description, node_reclaim_distance, "
+	  "frequency, costs, idle_states, numa, capacity, packages, nodes, dies, llcs, clusters or cores)" },
 	{ "cpu_twice.yaml", SS_ERROR_INVALID, "9:17",
 	  "CPU 1 is listed twice (first at 7:14; expected each CPU in exactly one core)" },
 	{ "cpu_twice_repeat.yaml", SS_ERROR_INVALID, "7:21",
@@ -840,18 +950,18 @@ static const struct bad_case bad_cases[] = {
 	{ "missing_cpu.yaml", SS_ERROR_INVALID, "3:1",
 	  "CPU 2 is not listed (expected CPUs numbered 0..N-1 without gaps: 4 CPUs are listed, the highest is 4)" },
 	{ "wrong_type.yaml", SS_ERROR_INVALID, "3:24",
-	  "'node_reclaim_distance' must be an integer, got the string 'far' (expected 10..255)" },
+	  "node_reclaim_distance is the string 'far' (expected an integer in 10..255)" },
 	{ "wrong_type_list.yaml", SS_ERROR_INVALID, "4:12",
-	  "'cores' must be a list of cores or a cpulist string such as \"0-3\", got a mapping" },
+	  "cores is a mapping (expected a list of cores or a cpulist string such as \"0-3\")" },
 	{ "nesting_cpus.yaml", SS_ERROR_INVALID, "10:19",
 	  "the CPUs listed inside this llc (8-19) are not all in its 'cpus' 8-15: 16-19 lie outside it" },
 	{ "nesting_level.yaml", SS_ERROR_INVALID, "5:9",
-	  "'llcs' cannot be inside a cluster: levels nest packages > nodes > dies > llcs > clusters > cores "
-	  "(valid keys here: cores, cpus, capacity, repeat, step)" },
+	  "llcs cannot be inside a cluster: levels nest packages > nodes > dies > llcs > clusters > cores "
+	  "(expected one of: cores, cpus, capacity, repeat or step)" },
 	{ "too_many_cpus.yaml", SS_ERROR_INVALID, "5:13",
 	  "CPU 4096 is out of range (expected CPU numbers 0..4095, SS_MAX_CPUS = 4096)" },
-	{ "duplicate_key.yaml", SS_ERROR_INVALID, "3:1", "duplicate key 'name' in the machine (first given at 1:1)" },
-	{ "bad_cpulist.yaml", SS_ERROR_INVALID, "4:17", "'cores' has a bad cpulist '0-3,x' at character 5" },
+	{ "duplicate_key.yaml", SS_ERROR_INVALID, "3:1", "duplicate key 'name' in the machine (first given at 1:1; expected each key once)" },
+	{ "bad_cpulist.yaml", SS_ERROR_INVALID, "4:17", "cores has a bad cpulist '0-3,x' at character 5" },
 	{ "two_child_keys.yaml", SS_ERROR_INVALID, "6:5",
 	  "both 'clusters' and 'cores' given in a package (expected exactly one list of the level below)" },
 	{ "bad_vendor.yaml", SS_ERROR_INVALID, "2:9", "unknown vendor 'sparc' (expected one of intel, amd" },
@@ -892,20 +1002,20 @@ static void test_bad_strings(void **state)
 		{ "name: x\ncores: 0\n", "<string>:1:1: the machine has no 'vendor'" },
 		{ "name: x\nvendor: intel\n", "<string>:1:1: the machine lists no CPUs (expected 'packages', 'nodes', "
 					     "'dies', 'llcs', 'clusters' or 'cores')" },
-		{ "name: [x]\nvendor: intel\ncores: 0\n", "<string>:1:7: 'name' must be a non-empty string, got a list" },
-		{ "name: x\nvendor: intel\ncores: []\n", "<string>:3:8: 'cores' is an empty list" },
+		{ "name: [x]\nvendor: intel\ncores: 0\n", "<string>:1:7: name is a list (expected a non-empty string)" },
+		{ "name: x\nvendor: intel\ncores: []\n", "<string>:3:8: cores is an empty list" },
 		{ "name: x\nvendor: intel\ncores: [[0, a]]\n",
-		  "<string>:3:13: an entry of 'cores' is the string 'a' (expected a CPU number 0..4095)" },
+		  "<string>:3:13: an entry of cores is the string 'a' (expected a CPU number 0..4095)" },
 		{ "name: x\nvendor: intel\ncores: [-1]\n", "<string>:3:9: CPU -1 is out of range" },
 		{ "name: x\nvendor: intel\ncapacity: 2000\ncores: 0\n",
-		  "<string>:3:11: 'capacity' is 2000, out of range (expected 1..1024)" },
+		  "<string>:3:11: capacity 2000 is out of range (expected 1..1024)" },
 		{ "name: x\nvendor: intel\nfrequency: {base_mhz: 2400, max_mhz: 2000}\ncores: 0\n",
 		  "<string>:3:38: max_mhz 2000 is below base_mhz 2400 (expected max_mhz >= base_mhz)" },
 		{ "name: x\nvendor: intel\nfrequency: {max_mhz: 2000}\ncores: 0\n",
-		  "<string>:3:12: 'frequency' has no 'base_mhz'" },
+		  "<string>:3:12: frequency has no 'base_mhz'" },
 		{ "name: x\nvendor: intel\ncosts: {probe_l3_ns: 4}\ncores: 0\n",
-		  "<string>:3:9: unknown key 'probe_l3_ns' in 'costs' (valid keys: probe_smt_ns, probe_cluster_ns, "
-		  "probe_llc_ns, smt_contention_pct, node_bandwidth_mbps)" },
+		  "<string>:3:9: unknown key 'probe_l3_ns' in costs (expected one of: probe_smt_ns, probe_cluster_ns, "
+		  "probe_llc_ns, smt_contention_pct or node_bandwidth_mbps)" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\ncores: 0\n",
 		  "<string>:3:18: the distance matrix has 2 rows but the machine has 1 node" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\nnodes: [{cores: 0}, {cores: 1}]\n",
@@ -915,7 +1025,7 @@ static void test_bad_strings(void **state)
 		{ "name: x\nvendor: intel\ncores: [{repeat: 2}]\n", "<string>:3:9: a core has no 'cpus'" },
 		{ "name: x\nvendor: intel\ncores: 0\n---\nname: y\n",
 		  "<string>:4:1: a second YAML document (expected one machine per file)" },
-		{ "name: x\nvendor: intel\ncores: \"0\xff\"\n", "<string>:3:10: invalid YAML: " },
+		{ "name: x\nvendor: intel\ncores: \"0\xff\"\n", "<string>:3:10: YAML syntax error: " },
 		{ "name: x\nvendor: intel\nllcs:\n  - clusters:\n      - cores: [0]\n    cpus: \"0-1\"\n",
 		  "<string>:6:11: this llc declares 'cpus' 0-1 but the levels inside it list only 0 (missing: 1)" },
 	};
@@ -1097,8 +1207,10 @@ int main(void)
 		cmocka_unit_test(test_programmatic),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_describe_quoting),
+		cmocka_unit_test(test_describe_yaml_round_trip),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_strings),
+		cmocka_unit_test(test_loader_wording),
 		cmocka_unit_test(test_docs_examples),
 		cmocka_unit_test(test_io_error),
 		cmocka_unit_test(test_big_machines),

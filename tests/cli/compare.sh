@@ -29,4 +29,16 @@ bad "${args[@]}" --metric nope
 bad "${args[@]}" --format xml
 bad "${args[@]}" --seeds 0
 bad compare --topology "$src/topologies/desktop-8c16t.yaml"
+# duplicates and the load limit: usage errors (exit 2) that name the problem
+usage() {
+	local want=$1; shift
+	set +e; "$bin" "$@" > /dev/null 2> "$tmp/err"; local rc=$?; set -e
+	[ "$rc" -eq 2 ] || { echo "exit $rc, expected 2: $*"; cat "$tmp/err"; exit 1; }
+	grep -F -- "$want" "$tmp/err" > /dev/null || { echo "no '$want' for: $*"; cat "$tmp/err"; exit 1; }
+}
+usage "policy 'sis_util' is named twice" "${args[@]}" --policies sis_util,sis_prop,sis_util
+usage "load 50% is given twice" "${args[@]}" --load 50%,50%
+usage "load 50% is given twice, as '50%' (item 1) and '0.5' (item 3)" "${args[@]}" --load 50%,75%,0.5
+usage "1000000 loads asked, at most 1000" "${args[@]}" --load 0.01%..10000%/0.01%
+usage "1001 loads asked, at most 1000" "${args[@]}" --load "$(seq -s, -f '%g%%' 1 1001)"
 echo "compare ok"

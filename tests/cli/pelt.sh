@@ -61,6 +61,21 @@ bad 2 pelt --period 10ms
 bad 2 pelt --period 10ms --busy 101%
 bad 2 pelt --period 10ms --busy 11ms
 bad 2 pelt --period 0 --busy 50%
+# degenerate periods: each refused with its reason (docs/pelt.md)
+bad 2 pelt --period 1ns --busy 50%
+grep -F "shorter than PELT's time unit of 1024 ns" "$tmp/err" > /dev/null
+bad 2 pelt --period 1023ns --busy 50%
+bad 2 pelt --period 2501s --busy 50%
+grep -F "expected a period of 1024ns..2500s" "$tmp/err" > /dev/null
+bad 2 pelt --period 1024ns --busy 0.01%
+grep -F "rounds to 0 ns of running" "$tmp/err" > /dev/null
+bad 2 pelt --period 10ms --busy 50% --duration 9ms
+grep -F "nothing repeats" "$tmp/err" > /dev/null
+bad 2 pelt --period 10us --busy 50% --duration 101s --sample 1s
+grep -F "10100000 periods of 10us, more than 10^7" "$tmp/err" > /dev/null
+# the bounds themselves are accepted
+"$bin" pelt --period 1024ns --busy 0.1% --summary | grep "running 0.10 % of the time" > /dev/null
+"$bin" pelt --period 2500s --busy 50% --sample 1000s --summary | grep "util_avg 0..1024" > /dev/null
 bad 2 pelt --period 10ms --busy 50% --freq-ratio 0
 bad 2 pelt --period 10ms --busy 50% --freq-ratio 1.5
 bad 2 pelt --period 10ms --busy 50% --capacity 2000

@@ -35,6 +35,32 @@ PY
 "$bin" compare --topology "$src/topologies/kunpeng920.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml" \
 	--policy-plugin "$plugins/cluster_first.so" --policies sis_util,cluster_first --load 70% --seeds 1 \
 	--warmup 10ms --duration 10ms --format csv | grep ",cluster_first," > /dev/null
+# sweep: the plugin's policy in a spec, records as compare's points, report of them
+printf 'topologies: [%s]\nworkloads: [%s]\npolicies: [sis_util, cluster_first]\nloads: [70%%]\nseeds: 2\nduration: 10ms\nwarmup: 10ms\n' \
+	"$src/topologies/kunpeng920.yaml" "$src/workloads/netperf-tcp-rr.yaml" > "$tmp/sweep.yaml"
+"$bin" sweep --spec "$tmp/sweep.yaml" --out "$tmp/sweep.jsonl" --policy-plugin "$plugins/cluster_first.so" --jobs 2 2> "$tmp/sweep.err" \
+	|| { cat "$tmp/sweep.err"; exit 1; }
+grep -F "4 points in the grid, 4 in shard 1/1, 0 already in the file, 4 run now" "$tmp/sweep.err" > /dev/null
+python3 - "$tmp/sweep.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted((r["policy"], r["seed"]) for r in recs) == \
+	[("cluster_first", 1), ("cluster_first", 2), ("sis_util", 1), ("sis_util", 2)], recs
+assert all(r["counts"]["wakeups"] > 0 for r in recs)
+PY
+"$bin" report "$tmp/sweep.jsonl" --format csv | grep ",cluster_first," > /dev/null
+# the same figures as compare with the plugin (the plugin's policy really ran)
+"$bin" report "$tmp/sweep.jsonl" > "$tmp/report.txt"
+"$bin" compare --topology "$src/topologies/kunpeng920.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml" \
+	--policy-plugin "$plugins/cluster_first.so" --policies sis_util,cluster_first --load 70% --seeds 2 \
+	--warmup 10ms --duration 10ms > "$tmp/compare.txt"
+cmp <(tail -n +2 "$tmp/report.txt") "$tmp/compare.txt"
+# without the plugin the spec's policy is unknown, and the message says what is missing
+set +e
+"$bin" sweep --spec "$tmp/sweep.yaml" --out "$tmp/sweep2.jsonl" 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" -eq 1 ] && grep -F "unknown policy 'cluster_first'" "$tmp/err" | grep -F -- "--policy-plugin" > /dev/null
+[ ! -e "$tmp/sweep2.jsonl" ]
 # without the plugin its name is unknown
 if "$bin" "${run[@]}" --policy cluster_first > /dev/null 2>&1; then echo "cluster_first without its plugin"; exit 1; fi
 
@@ -55,4 +81,6 @@ bad "ABI version 42, but this simsched has ABI version 1" "${run[@]}" --policy-p
 bad "does not export" compare --topology "$src/topologies/kunpeng920.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml" \
 	--policies sis_util --policy-plugin "$plugins/plugin_no_symbol.so"
 bad "no such policy plugin file" policies --policy-plugin "$tmp/none.so"
+bad "does not export" sweep --spec "$tmp/sweep.yaml" --out "$tmp/sweep3.jsonl" --policy-plugin "$plugins/plugin_no_symbol.so"
+[ ! -e "$tmp/sweep3.jsonl" ]
 echo ok

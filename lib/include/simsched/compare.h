@@ -59,10 +59,15 @@ bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m);
 /** The metric's value in a run's results (units as above). */
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r);
 
+/** Most loads one comparison (or one sweep spec's load range) may ask for. */
+#define SS_CMP_MAX_LOADS 1000u
+
 /**
  * Parse loads: a list "25%,50%,100%" or a range "25%..200%/25%" (step
- * required, inclusive). Returns a newly allocated array of percent × 100
- * (g_free) and its length, or NULL + *err.
+ * required, inclusive), at most SS_CMP_MAX_LOADS loads, each once ("50%"
+ * and "0.5" are the same load). Returns a newly allocated array of
+ * percent × 100 (g_free) and its length, or NULL + *err (SS_ERROR_USAGE,
+ * naming the limit and the count asked, or the load given twice).
  */
 unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err);
 
@@ -112,7 +117,8 @@ struct ss_compare_result {
 /**
  * Run every point (policies × loads × seeds) on a thread pool and summarise.
  * The result does not depend on `jobs`. NULL + *err if any run fails (the
- * first failure in point order is reported).
+ * first failure in point order is reported), or SS_ERROR_USAGE for a policy
+ * or a load given twice.
  */
 struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err);
 void ss_compare_result_free(struct ss_compare_result *r);

@@ -51,9 +51,26 @@ const char *ss_pelt_event_name(enum ss_pelt_event ev);
  * at the start of every period_ns of wall-clock time, then sleep until the
  * next period starts) or one task of a workload plan (plan != NULL).
  */
+/*
+ * Bounds of the periodic pattern (docs/pelt.md, "The pattern"):
+ * - a period of at least 1024 ns: PELT accrues time in 1024-ns units
+ *   (___update_load_sum() works on delta >> 10), so a whole run+sleep cycle
+ *   shorter than one unit is below PELT's resolution (and shorter than one
+ *   context switch: no real task can follow it);
+ * - at most 2500 s: the default run of 400 periods (the reference's
+ *   protocol, steady state = cycles 300..399) then stays within the 10^6-s
+ *   limit of a run; long before that each busy phase saturates util_avg
+ *   (LOAD_AVG_MAX_N = 345 PELT periods, ~353 ms) and each sleep decays it;
+ * - a run of at least one period (else nothing repeats) and at most 10^7
+ *   periods (two updates per period: a bound on the run time).
+ */
+#define SS_PELT_MIN_PERIOD_NS UINT64_C(1024)
+#define SS_PELT_MAX_PERIOD_NS (UINT64_C(2500) * 1000000000u)
+#define SS_PELT_MAX_PERIODS UINT64_C(10000000)
+
 struct ss_pelt_task_spec {
 	/* periodic pattern */
-	uint64_t period_ns;          /* > 0 */
+	uint64_t period_ns;          /* SS_PELT_MIN_PERIOD_NS..SS_PELT_MAX_PERIOD_NS */
 	uint64_t busy_ns;            /* wall-clock ns running per period, 0..period_ns */
 	unsigned long weight;        /* se weight: 1024 for nice 0 (sched_prio_to_weight) */
 	/* workload pattern */
@@ -69,7 +86,7 @@ struct ss_pelt_task_spec {
 	bool from_zero;              /* start from zeroed averages (the reference's test vectors)
 					instead of post_init_entity_util_avg() on the idle CPU */
 	/* run */
-	uint64_t duration_ns;        /* simulated wall-clock time, > 0 */
+	uint64_t duration_ns;        /* simulated wall-clock time, > 0; periodic: 1..SS_PELT_MAX_PERIODS periods */
 	uint64_t steady_from_ns;     /* steady state = updates in [steady_from_ns, duration_ns) */
 	uint64_t sample_ns;          /* a row every sample_ns (state held at that time);
 					0 = a row after every update */

@@ -73,6 +73,9 @@ struct ss_sweep_stats {
 	uint64_t ran;           /* records written by this call */
 	uint64_t foreign;       /* records in the file that are not points of this shard */
 	uint64_t torn_bytes;    /* bytes of a torn last line that --resume cut off */
+	bool failed;            /* a run failed: the sweep stopped (false on success) */
+	uint64_t failed_point;  /* if failed: the lowest failed point index (canonical order) */
+	bool out_removed;       /* the sweep created out_path, failed and wrote nothing: the file was removed */
 };
 
 /**
@@ -80,9 +83,12 @@ struct ss_sweep_stats {
  * appends each finished record to out_path (write, fsync). The file is
  * locked (flock) against a second sweep writing it. On a failed run the
  * sweep stops taking new points, writes those in flight and returns false
- * with the failure of the lowest point index; records already written stay
- * valid, so --resume continues after the cause is fixed. *st is filled in
- * both cases (may be NULL).
+ * with the failure of the lowest point index ("point N (coordinates)
+ * failed: why"); records already written stay valid, so --resume continues
+ * after the cause is fixed. A failed sweep that created out_path and wrote no
+ * record removes it (st->out_removed): no empty result file is left; a file
+ * that existed before (--resume) is never removed. *st is filled in both
+ * cases (may be NULL).
  */
 bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, struct ss_sweep_stats *st,
 		  GError **err);

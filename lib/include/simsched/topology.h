@@ -232,9 +232,11 @@ static inline unsigned ss_node_distance(const struct ss_topology *t, unsigned a,
 
 /**
  * Render the machine and each CPU's domain levels (like the kernel's
- * sched_domain debug output) as text, JSON or YAML into a newly allocated
- * string (g_free). format: "text", "json", "yaml". Returns NULL and sets *err
- * for an unknown format.
+ * sched_domain debug output) as text or JSON, or the machine as a topology
+ * file (YAML in the form `simsched topo import` writes, the domains in
+ * comments; ss_topology_load() of it builds the same machine), into a newly
+ * allocated string (g_free). format: "text", "json", "yaml". Returns NULL
+ * and sets *err for an unknown format.
  */
 char *ss_topology_describe(const struct ss_topology *t, const char *format, GError **err);
 
