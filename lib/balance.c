@@ -166,7 +166,8 @@ void ss_balance_init(struct ss_sim *sim)
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		const struct ss_cpu_topo *ct = &t->cpu[c];
 		struct ss_rq *rq = &sim->rq[c];
-		if (ct->capacity > sim->rd_max_cpu_capacity)
+		/* rd->max_cpu_capacity: over the root domain's (active) CPUs */
+		if (!ct->offline && ct->capacity > sim->rd_max_cpu_capacity)
 			sim->rd_max_cpu_capacity = ct->capacity;
 		for (unsigned l = 0; l < ct->nr_sd; l++) {
 			const struct ss_sched_domain *sd = &ct->sd[l];
@@ -191,8 +192,9 @@ void ss_balance_init(struct ss_sim *sim)
 	for (unsigned l = 0; l < t->nr_llc_shared; l++)
 		sim->llc_shared[l].nr_busy_cpus = 0;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
-		/* every CPU starts idle with its tick stopped */
-		if (sim->params.nohz)
+		/* every online CPU starts idle with its tick stopped; an offline CPU is never
+		 * in nohz.idle_cpus_mask (nohz_balance_enter_idle() needs an active CPU) */
+		if (sim->params.nohz && !t->cpu[c].offline)
 			ss_nohz_balance_enter_idle(sim, &sim->rq[c]);
 	}
 	sim->nohz_next_balance = 0;

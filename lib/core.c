@@ -65,8 +65,10 @@ void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
 	else
 		c = pr->probe_remote_ns;
 	sim->scan_cost += c;
-	if (sim->measuring)
+	if (sim->measuring) {
 		sim->res->sis_probes_total++;
+		sim->res->cpu[cpu].probed++;
+	}
 }
 
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq)
@@ -1616,7 +1618,8 @@ static void sample_series(struct ss_sim *sim)
 		return;
 	memset(sum, 0, sizeof sum);
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
-		sum[sim->topo->cpu[c].llc_index] += ss_cpu_util_of(sim, c);
+		if (!sim->topo->cpu[c].offline)
+			sum[sim->topo->cpu[c].llc_index] += ss_cpu_util_of(sim, c);
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		struct ss_llc_stats *ls = &r->llc[l];
 		ls->nr_idle_scan_series[sim->sample_idx] = (uint16_t)sim->llc_shared[l].nr_idle_scan;
@@ -1720,10 +1723,11 @@ static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 	const struct ss_topology *t = sim->topo;
 	uint64_t nm[ (SS_MAX_CPUS + 63) / 64 ];
 	unsigned bad;
+	/* the CPUs a task may use are at most the online ones: v6.6 __sched_setaffinity()
+	 * intersects the request with cpuset_cpus_allowed(), which holds online CPUs only */
 	ss_cpumask_zero(sim->allowed_mask, sim->nr_words);
 	if (!nodes) {
-		for (unsigned c = 0; c < sim->nr_cpus; c++)
-			ss_cpumask_set(sim->allowed_mask, c);
+		ss_cpumask_copy(sim->allowed_mask, t->active_mask, sim->nr_words);
 		return true;
 	}
 	if (t->nr_nodes > SS_MAX_CPUS || ss_cpumask_parse_list(nodes, nm, t->nr_nodes, &bad) < 0) {
@@ -1733,7 +1737,7 @@ static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 		return false;
 	}
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
-		if (ss_cpumask_test(nm, t->cpu[c].node))
+		if (!t->cpu[c].offline && ss_cpumask_test(nm, t->cpu[c].node))
 			ss_cpumask_set(sim->allowed_mask, c);
 	return true;
 }
@@ -1785,6 +1789,21 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	r->load_pct_x100 = cfg->load_pct_x100;
 	r->nr_cpus = sim->nr_cpus;
 	r->nr_allowed_cpus = ss_cpumask_weight(sim->allowed_mask, sim->nr_words);
+	r->nr_online_cpus = t->nr_active;
+	if (t->nr_active < t->nr_cpus) {
+		unsigned len = 8 * sim->nr_cpus + 16;
+		uint64_t *off = g_new0(uint64_t, sim->nr_words);
+
+		for (unsigned c = 0; c < sim->nr_cpus; c++)
+			if (t->cpu[c].offline)
+				ss_cpumask_set(off, c);
+		r->cpu_offline = g_new0(bool, sim->nr_cpus);
+		for (unsigned c = 0; c < sim->nr_cpus; c++)
+			r->cpu_offline[c] = t->cpu[c].offline;
+		r->offline_cpus = g_malloc(len);
+		ss_cpumask_format_list(off, sim->nr_cpus, r->offline_cpus, len);
+		g_free(off);
+	}
 	r->instance_unit = g_strdup(ss_workload_instance_unit(cfg->wl));
 	{
 		const struct ss_wl_metric *m = ss_workload_metric(cfg->wl);
@@ -1829,6 +1848,8 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	}
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_llc_stats *ls = &r->llc[t->cpu[c].llc_index];
+		if (t->cpu[c].offline)
+			continue;
 		if (ls->first_cpu == UINT32_MAX) {
 			char buf[4096];
 			ls->first_cpu = c;
@@ -1845,6 +1866,8 @@ void ss_results_free(struct ss_results *r)
 		return;
 	g_free(r->topology);
 	g_free(r->topology_file);
+	g_free(r->offline_cpus);
+	g_free(r->cpu_offline);
 	g_free(r->workload);
 	g_free(r->workload_file);
 	g_free(r->policy);
@@ -2004,8 +2027,9 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->eevdf_f.place_deadline_initial = ss_feat(sim->features, SS_FEAT_PLACE_DEADLINE_INITIAL);
 	sim->eevdf_f.wakeup_preemption = ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION);
 	sim->tick_nsec = (1000000000ull + sim->params.hz / 2) / sim->params.hz;   /* TICK_NSEC */
-	sim->base_slice = sim->params.base_slice_ns ? sim->params.base_slice_ns : ss_sched_base_slice(sim->nr_cpus);
-	sim->max_load_balance_interval = sim->params.hz * sim->nr_cpus / 10;      /* update_max_interval() */
+	/* both scale with num_online_cpus() (get_update_sysctl_factor(), update_max_interval()) */
+	sim->base_slice = sim->params.base_slice_ns ? sim->params.base_slice_ns : ss_sched_base_slice(t->nr_active);
+	sim->max_load_balance_interval = sim->params.hz * t->nr_active / 10;      /* update_max_interval() */
 
 	sim->allowed_mask = g_new0(uint64_t, sim->nr_words);
 	sim->scratch_mask = g_new0(uint64_t, sim->nr_words);
@@ -2094,11 +2118,14 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 				ss_cpumask_format_list(sim->allowed_mask, sim->nr_cpus, allowed, len);
 
+				/* v6.6 __sched_setaffinity(): request ∩ cpuset_cpus_allowed() (online CPUs);
+				 * __set_cpus_allowed_ptr_locked(): -EINVAL when no active CPU is left */
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "%s%s: cpus '%s' of role '%s' has no CPU the task may use on %s (expected CPUs of %s%s)",
+					    "%s%s: cpus '%s' of role '%s' has no CPU the task may use on %s (expected CPUs of %s%s%s)",
 					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), wt->cpus,
 					    ss_workload_role_name(cfg->wl, wt->role), t->name, allowed,
-					    ss_cpumask_weight(sim->allowed_mask, sim->nr_words) < sim->nr_cpus ? ", as restricted by --nodes" : "");
+					    t->nr_active < sim->nr_cpus ? ", the online ones" : "",
+					    ss_cpumask_weight(sim->allowed_mask, sim->nr_words) < t->nr_active ? ", as restricted by --nodes" : "");
 				return false;
 			}
 		}
@@ -2118,22 +2145,49 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->se.slice = sim->base_slice;
 		ss_rng_seed(&p->rng, cfg->seed, ss_rng_stream_id(wt->path));
 		ss_wl_cursor_init(&p->cursor);
-		if (wt->start_cpu >= 0) {
-			if ((unsigned)wt->start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)wt->start_cpu)) {
+		int start_cpu = wt->start_cpu;
+
+		if (start_cpu >= 0 && wt->start_cpu_is_index) {
+			/*
+			 * "K * instance + B" is a rank among the allowed CPUs (online,
+			 * within --nodes), so pairs stay pinned side by side on a machine
+			 * with offline CPUs or a --nodes subset; with every CPU allowed
+			 * the rank is the CPU number.
+			 */
+			unsigned cpu = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
+
+			for (int k = 0; k < start_cpu; k++)
+				cpu = ss_cpumask_next(sim->allowed_mask, sim->nr_cpus, cpu + 1);
+			start_cpu = (int)cpu;
+		}
+		if (start_cpu >= 0) {
+			if ((unsigned)start_cpu < sim->nr_cpus && t->cpu[start_cpu].offline) {
+				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_START_CPU);
+				unsigned len = 8 * sim->nr_cpus + 16;
+				g_autofree char *online = g_malloc(len);
+
+				ss_cpumask_format_list(t->active_mask, sim->nr_cpus, online, len);
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "workload %s, task %s: start_cpu %d is not a CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
-					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, t->name, sim->nr_cpus - 1);
+					    "%s%s: start_cpu %d of task %s is offline on %s (expected an online CPU: %s)",
+					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), start_cpu,
+					    wt->path, t->name, online);
 				return false;
 			}
-			p->cpu = wt->start_cpu;
+			if ((unsigned)start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)start_cpu)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, task %s: start_cpu %d is not a CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
+					    ss_workload_name(cfg->wl), wt->path, start_cpu, t->name, sim->nr_cpus - 1);
+				return false;
+			}
+			p->cpu = start_cpu;
 		} else {
 			p->cpu = (int32_t)spread[i];
 		}
 		if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
-			if (wt->start_cpu >= 0) {
+			if (start_cpu >= 0) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
-					    ss_workload_name(cfg->wl), wt->path, wt->start_cpu, wt->cpus);
+					    ss_workload_name(cfg->wl), wt->path, start_cpu, wt->cpus);
 				return false;
 			}
 			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
@@ -2219,9 +2273,10 @@ static void start_tasks(struct ss_sim *sim)
 		else
 			start_task(sim, p);
 	}
-	/* CPUs left without a task enter the idle loop */
+	/* CPUs left without a task enter the idle loop; offline CPUs never run anything */
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
-		ss_idle_reenter(sim, &sim->rq[c]);
+		if (!sim->topo->cpu[c].offline)
+			ss_idle_reenter(sim, &sim->rq[c]);
 }
 
 struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err)

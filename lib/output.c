@@ -53,9 +53,11 @@ double ss_results_throughput(const struct ss_results *r)
 double ss_results_busy_pct(const struct ss_results *r)
 {
 	uint64_t b = 0;
+	/* over the online CPUs: an offline CPU is never busy and not part of the machine's time */
+	unsigned n = r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus;
 	for (unsigned c = 0; c < r->nr_cpus; c++)
 		b += r->cpu[c].busy_ns;
-	return r->nr_cpus && r->duration_ns ? 100.0 * (double)b / ((double)r->nr_cpus * (double)r->duration_ns) : 0.0;
+	return n && r->duration_ns ? 100.0 * (double)b / ((double)n * (double)r->duration_ns) : 0.0;
 }
 
 static double throughput(const struct ss_results *r)
@@ -225,6 +227,11 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "duration_ns", (double)r->duration_ns);
 	cJSON_AddNumberToObject(o, "nr_cpus", r->nr_cpus);
 	cJSON_AddNumberToObject(o, "allowed_cpus", r->nr_allowed_cpus);
+	if (r->offline_cpus) {
+		/* only on machines with offline CPUs: the other files stay as they were */
+		cJSON_AddNumberToObject(o, "online_cpus", r->nr_online_cpus);
+		cJSON_AddStringToObject(o, "offline_cpus", r->offline_cpus);
+	}
 	cJSON_AddNumberToObject(o, "instances", r->nr_instances);
 	cJSON_AddStringToObject(o, "instance_unit", r->instance_unit ? r->instance_unit : "");
 	cJSON_AddNumberToObject(o, "tasks", r->nr_tasks);
@@ -384,7 +391,10 @@ char *ss_results_to_json(const struct ss_results *r)
 	a = cJSON_AddArrayToObject(root, "per_cpu");
 	for (unsigned c = 0; c < r->nr_cpus; c++) {
 		const struct ss_cpu_stats *cs = &r->cpu[c];
-		cJSON *e = cJSON_CreateObject();
+		cJSON *e;
+		if (r->offline_cpus && r->cpu_offline && r->cpu_offline[c])
+			continue;   /* offline: no entry; the others keep their CPU ids */
+		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "cpu", c);
 		cJSON_AddNumberToObject(e, "busy_pct", pct(cs->busy_ns, r->duration_ns));
 		cJSON_AddNumberToObject(e, "util_avg", (double)cs->util_avg);
@@ -453,8 +463,9 @@ char *ss_results_to_text(const struct ss_results *r)
 	GString *s = g_string_new(NULL);
 	const struct ss_lat_hist *wl = &r->wakeup_latency;
 
-	g_string_append_printf(s, "simsched run: %s (%u CPUs, %u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
-			       r->topology, r->nr_cpus, r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
+	g_string_append_printf(s, "simsched run: %s (%u CPUs, %s%s%s%u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
+			       r->topology, r->nr_cpus, r->offline_cpus ? "offline " : "",
+			       r->offline_cpus ? r->offline_cpus : "", r->offline_cpus ? ", " : "", r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
 			       r->nr_instances, r->instance_unit, r->nr_instances == 1 ? "" : "s", r->nr_tasks);
 	if (r->measure == SS_MEASURE_FINISH)
 		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from t = 0 until the last task exited at %.6f s\n",

@@ -27,6 +27,11 @@ unsigned ss_nr_mask_words(const struct ss_sim *sim)
 	return sim->nr_words;
 }
 
+const uint64_t *ss_cpu_active_mask(const struct ss_sim *sim)
+{
+	return sim->topo->active_mask;
+}
+
 const uint64_t *ss_cpu_smt_mask(const struct ss_sim *sim, unsigned cpu)
 {
 	return sim->topo->cpu[cpu].smt_mask;

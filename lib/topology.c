@@ -284,7 +284,8 @@ struct builder {
 	unsigned n, nw, nr_tl;
 	struct tl *tl;
 	struct bsd *b;
-	const uint64_t *all;
+	const uint64_t *all;		/* cpu_map: the active CPUs */
+	const uint64_t *empty;
 	uint64_t *tmp, *tmp2;
 	GPtrArray *rings;		/* struct ring *, freed after the build */
 	unsigned nr_caps;
@@ -334,6 +335,8 @@ static bool check_level(struct ss_topology *t, const char *what, size_t off,
 
 	for (unsigned i = 0; i < n; i++) {
 		unsigned id = *(const unsigned *)((const char *)&t->cpu[i] + off);
+		if (t->cpu[i].offline)
+			continue;
 		if (id >= n) {
 			set_err(err, "CPU %u has %s id %u (expected ids below the number of CPUs, %u)",
 				i, what, id, n);
@@ -344,7 +347,8 @@ static bool check_level(struct ss_topology *t, const char *what, size_t off,
 	}
 	used = g_new0(bool, max + 1);
 	for (unsigned i = 0; i < n; i++)
-		used[*(const unsigned *)((const char *)&t->cpu[i] + off)] = true;
+		if (!t->cpu[i].offline)
+			used[*(const unsigned *)((const char *)&t->cpu[i] + off)] = true;
 	for (unsigned id = 0; id <= max && ok; id++)
 		if (!used[id]) {
 			set_err(err, "%s id %u has no CPU (expected dense %s ids 0..%u)", what, id, what, max);
@@ -358,6 +362,8 @@ static bool check_level(struct ss_topology *t, const char *what, size_t off,
 		return true;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned b = *(const unsigned *)((const char *)&t->cpu[i] + below_off);
+		if (t->cpu[i].offline)
+			continue;
 		if (b + 1 > nr_below)
 			nr_below = b + 1;
 	}
@@ -367,6 +373,8 @@ static bool check_level(struct ss_topology *t, const char *what, size_t off,
 	for (unsigned i = 0; i < n && ok; i++) {
 		unsigned b = *(const unsigned *)((const char *)&t->cpu[i] + below_off);
 		unsigned p = *(const unsigned *)((const char *)&t->cpu[i] + off);
+		if (t->cpu[i].offline)
+			continue;
 		if (parent_of[b] == UINT_MAX) {
 			parent_of[b] = p;
 		} else if (parent_of[b] != p) {
@@ -391,12 +399,20 @@ static bool validate_machine(struct ss_topology *t, GError **err)
 		set_err(err, "%u CPUs (expected 1..%u)", n, SS_MAX_CPUS);
 		return false;
 	}
+	count = 0;
 	for (unsigned i = 0; i < n; i++) {
+		if (t->cpu[i].offline)
+			continue;
+		count++;
 		if (t->cpu[i].capacity < 1 || t->cpu[i].capacity > SCHED_CAPACITY_SCALE) {
 			set_err(err, "CPU %u has capacity %u (expected 1..%u)", i, t->cpu[i].capacity,
 				SCHED_CAPACITY_SCALE);
 			return false;
 		}
+	}
+	if (!count) {
+		set_err(err, "every CPU is offline (expected at least one online CPU)");
+		return false;
 	}
 #define OFF(f) offsetof(struct ss_cpu_topo, f)
 	if (!check_level(t, "core", OFF(core), NULL, 0, &t->nr_cores, err) ||
@@ -446,11 +462,14 @@ static const uint64_t **level_masks(struct builder *bd, size_t off, unsigned cou
 	const uint64_t **per_cpu = priv_alloc(bd->pv, n * sizeof(*per_cpu));
 
 	for (unsigned i = 0; i < n; i++)
-		ss_cpumask_set(m + (size_t)nw * *(const unsigned *)((const char *)&bd->t->cpu[i] + off), i);
+		if (!bd->t->cpu[i].offline)
+			ss_cpumask_set(m + (size_t)nw * *(const unsigned *)((const char *)&bd->t->cpu[i] + off), i);
 	for (unsigned id = 0; id < count; id++)
 		per_id[id] = intern(bd->pv, m + (size_t)nw * id);
+	/* an offline CPU is in no mask and has an empty one (remove_siblinginfo()) */
 	for (unsigned i = 0; i < n; i++)
-		per_cpu[i] = per_id[*(const unsigned *)((const char *)&bd->t->cpu[i] + off)];
+		per_cpu[i] = bd->t->cpu[i].offline ? bd->empty
+						   : per_id[*(const unsigned *)((const char *)&bd->t->cpu[i] + off)];
 	g_free(per_id);
 	g_free(m);
 	return per_cpu;
@@ -488,7 +507,7 @@ static void capacity_classes(struct builder *bd)
 	unsigned distinct = 0;
 
 	for (unsigned i = 0; i < bd->n; i++)
-		if (!vals[t->cpu[i].capacity]++)
+		if (!t->cpu[i].offline && !vals[t->cpu[i].capacity]++)
 			distinct++;
 	/* asym_cpu_capacity_scan(): a single capacity leaves the list empty */
 	if (distinct < 2)
@@ -500,7 +519,7 @@ static void capacity_classes(struct builder *bd)
 			continue;
 		ss_cpumask_zero(bd->tmp, bd->nw);
 		for (unsigned i = 0; i < bd->n; i++)
-			if (t->cpu[i].capacity == cap)
+			if (!t->cpu[i].offline && t->cpu[i].capacity == cap)
 				ss_cpumask_set(bd->tmp, i);
 		bd->cap_mask[bd->nr_caps++] = intern(bd->pv, bd->tmp);
 	}
@@ -530,6 +549,10 @@ static void build_tl(struct builder *bd)
 	cls = priv_alloc(bd->pv, n * sizeof(*cls));
 	mc = priv_alloc(bd->pv, n * sizeof(*mc));
 	for (i = 0; i < n; i++) {
+		if (t->cpu[i].offline) {
+			mc[i] = cls[i] = bd->empty;
+			continue;
+		}
 		/*
 		 * cpu_coregroup_mask(): x86 returns cpu_llc_shared_mask; arm64's
 		 * (drivers/base/arch_topology.c) returns the smallest of node,
@@ -557,6 +580,8 @@ static void build_tl(struct builder *bd)
 			pkg_node[i] = UINT_MAX;
 		for (i = 0; i < n; i++) {
 			unsigned *pn = &pkg_node[t->cpu[i].package];
+			if (t->cpu[i].offline)
+				continue;
 			if (*pn == UINT_MAX)
 				*pn = t->cpu[i].node;
 			else if (*pn != t->cpu[i].node)
@@ -593,7 +618,8 @@ static void build_tl(struct builder *bd)
 		const uint64_t **node_by_id = g_new0(const uint64_t *, nn);
 
 		for (unsigned c = 0; c < n; c++)
-			node_by_id[t->cpu[c].node] = node[c];
+			if (!t->cpu[c].offline)
+				node_by_id[t->cpu[c].node] = node[c];
 		for (unsigned lvl = 0; lvl < nr_levels; lvl++) {
 			const uint64_t **m = priv_alloc(bd->pv, n * sizeof(*m));
 			const uint64_t **per_node = g_new(const uint64_t *, nn);
@@ -614,7 +640,7 @@ static void build_tl(struct builder *bd)
 				per_node[a] = intern(bd->pv, bd->tmp);
 			}
 			for (unsigned c = 0; c < n; c++)
-				m[c] = per_node[t->cpu[c].node];
+				m[c] = t->cpu[c].offline ? bd->empty : per_node[t->cpu[c].node];
 			g_free(per_node);
 			if (lvl == 0)
 				bd->tl[i++] = (struct tl){ SS_SD_NUMA, "NODE", 0, false, 0, m };
@@ -628,8 +654,8 @@ static void build_tl(struct builder *bd)
 
 /*
  * build_sched_domains(), first loop: build_sched_domain()/sd_init() for
- * every CPU and level, bottom-up, stopping at the first domain that spans
- * every CPU.
+ * every CPU of cpu_map (the active CPUs) and level, bottom-up, stopping at
+ * the first domain that spans cpu_map.
  */
 static void build_domains(struct builder *bd)
 {
@@ -637,6 +663,8 @@ static void build_domains(struct builder *bd)
 	struct ss_topology *t = bd->t;
 
 	for (unsigned cpu = 0; cpu < n; cpu++) {
+		if (t->cpu[cpu].offline)
+			continue;
 		for (unsigned l = 0; l < bd->nr_tl; l++) {
 			const struct tl *tl = &bd->tl[l];
 			struct bsd *sd = BSD(bd, cpu, l), *child = l ? BSD(bd, cpu, l - 1) : NULL;
@@ -1288,16 +1316,27 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 	bd.tmp = g_new0(uint64_t, bd.nw);
 	bd.tmp2 = g_new0(uint64_t, bd.nw);
 	bd.rings = g_ptr_array_new_with_free_func(ring_free);
-	for (unsigned i = 0; i < bd.n; i++)
-		ss_cpumask_set(bd.tmp, i);
+	bd.empty = intern(bd.pv, bd.tmp);
+	t->nr_active = 0;
+	for (unsigned i = 0; i < bd.n; i++) {
+		struct ss_cpu_topo *c = &t->cpu[i];
+
+		if (!c->offline) {
+			ss_cpumask_set(bd.tmp, i);
+			t->nr_active++;
+			continue;
+		}
+		c->package = c->node = c->die = c->llc = c->cluster = c->core = 0;
+	}
 	bd.all = intern(bd.pv, bd.tmp);
+	t->active_mask = bd.all;
 
 	t->smt_threads = 0;
 	{
 		unsigned *threads = g_new0(unsigned, t->nr_cores);
 
 		for (unsigned i = 0; i < bd.n; i++)
-			if (++threads[t->cpu[i].core] > t->smt_threads)
+			if (!t->cpu[i].offline && ++threads[t->cpu[i].core] > t->smt_threads)
 				t->smt_threads = threads[t->cpu[i].core];
 		g_free(threads);
 	}
@@ -1313,14 +1352,25 @@ int ss_topology_build(struct ss_topology *t, GError **err)
 		if (bd.b[i].built && (bd.b[i].flags & SD_ASYM_CPUCAPACITY))
 			t->asym_cpucap_active = true;
 	for (unsigned cpu = 0; cpu < bd.n; cpu++)
-		attach_domain(&bd, cpu, degen_mask);
+		if (!t->cpu[cpu].offline)
+			attach_domain(&bd, cpu, degen_mask);
 
 	llc_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
 	t->nr_llc_shared = 0;
 	for (unsigned cpu = 0; cpu < bd.n; cpu++) {
 		struct ss_cpu_topo *c = &t->cpu[cpu];
 
-		finish_cpu(&bd, cpu, llc_ids);
+		if (c->offline) {
+			/* no domain, no sd_llc_shared: nothing runs there */
+			c->nr_sd = 0;
+			c->sd = NULL;
+			c->sd_llc = c->sd_numa = c->sd_asym_cpucapacity = -1;
+			c->llc_id = cpu;
+			c->llc_size = 1;
+			c->llc_index = 0;
+		} else {
+			finish_cpu(&bd, cpu, llc_ids);
+		}
 		c->smt_mask = bd.tl[0].mask[cpu];
 		c->cluster_mask = bd.tl[1].mask[cpu];
 		c->llc_mask = bd.tl[2].mask[cpu];
@@ -1400,7 +1450,7 @@ static void tree_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s
 
 		ss_cpumask_zero(pkg, nw);
 		for (unsigned c = 0; c < n; c++)
-			if (t->cpu[c].package == p)
+			if (!t->cpu[c].offline && t->cpu[c].package == p)
 				ss_cpumask_set(pkg, c);
 		for (unsigned c = ss_cpumask_first(pkg, n); c < n; c = ss_cpumask_next(pkg, n, c + 1)) {
 			const struct ss_cpu_topo *ct = &t->cpu[c];
@@ -1439,6 +1489,10 @@ static void tree_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s
 			}
 		}
 	}
+	/* offline CPUs: numbered, in no package (v6.6 keeps nr_cpu_ids) */
+	for (unsigned c = 0; c < n; c++)
+		if (t->cpu[c].offline)
+			g_string_append_printf(s, "cpu%u offline\n", c);
 	g_free(seen);
 }
 
@@ -1500,9 +1554,12 @@ static void levels_text(const struct ss_topology *t, struct fmtbuf *fb, GString 
 		g_free(done);
 	}
 	for (unsigned c = 0; c < n; c++) {
-		GString *st = g_string_new(NULL);
+		GString *st;
 		unsigned k;
 
+		if (t->cpu[c].offline)
+			continue;
+		st = g_string_new(NULL);
 		stack_text(t, st, c);
 		for (k = 0; k < stacks->len; k++)
 			if (!strcmp(g_ptr_array_index(stacks, k), st->str))
@@ -1524,6 +1581,8 @@ static void levels_text(const struct ss_topology *t, struct fmtbuf *fb, GString 
 
 			ss_cpumask_zero(m, t->nr_words);
 			for (unsigned c = 0; c < n; c++) {
+				if (t->cpu[c].offline)
+					continue;
 				g_string_truncate(st, 0);
 				stack_text(t, st, c);
 				if (!strcmp(st->str, g_ptr_array_index(stacks, k)))
@@ -1548,6 +1607,16 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 			       t->name, t->vendor, t->nr_cpus, t->nr_packages, t->nr_nodes, t->nr_dies,
 			       t->nr_llcs, t->nr_clusters, t->nr_cores, t->smt_threads,
 			       t->smt_threads == 1 ? "" : "s");
+	if (t->nr_active < t->nr_cpus) {
+		uint64_t *off = g_new0(uint64_t, t->nr_words);
+
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			if (t->cpu[c].offline)
+				ss_cpumask_set(off, c);
+		g_string_append_printf(s, "offline CPUs: %s (%u online; no domains, in no mask, nothing runs there)\n",
+				       cpulist(t, fb, off), t->nr_active);
+		g_free(off);
+	}
 	if (t->description)
 		g_string_append_printf(s, "description: %s\n", t->description);
 	if (t->base_freq_khz)
@@ -1580,7 +1649,7 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 	}
 	for (unsigned a = 0; a < nn; a++) {
 		for (unsigned c = 0; c < t->nr_cpus; c++) {
-			if (t->cpu[c].node == a) {
+			if (!t->cpu[c].offline && t->cpu[c].node == a) {
 				g_string_append_printf(s, "node %u cpus: %s\n", a, cpulist(t, fb, t->cpu[c].node_mask));
 				break;
 			}
@@ -1592,6 +1661,10 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 	for (unsigned c = 0; c < t->nr_cpus; c++) {
 		const struct ss_cpu_topo *ct = &t->cpu[c];
 
+		if (ct->offline) {
+			g_string_append_printf(s, "CPU%u offline\n", c);
+			continue;
+		}
 		if (!ct->nr_sd) {
 			g_string_append_printf(s, "CPU%u attaching NULL sched-domain.\n", c);
 		} else {
@@ -1657,6 +1730,16 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	else
 		cJSON_AddNullToObject(root, "description");
 	cJSON_AddNumberToObject(root, "nr_cpus", t->nr_cpus);
+	if (t->nr_active < t->nr_cpus) {
+		uint64_t *off = g_new0(uint64_t, t->nr_words);
+
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			if (t->cpu[c].offline)
+				ss_cpumask_set(off, c);
+		cJSON_AddNumberToObject(root, "nr_online", t->nr_active);
+		cJSON_AddStringToObject(root, "offline", cpulist(t, fb, off));
+		g_free(off);
+	}
 	cJSON_AddNumberToObject(root, "nr_packages", t->nr_packages);
 	cJSON_AddNumberToObject(root, "nr_nodes", t->nr_nodes);
 	cJSON_AddNumberToObject(root, "nr_dies", t->nr_dies);
@@ -1688,7 +1771,7 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	a = cJSON_AddArrayToObject(o, "node_cpus");
 	for (unsigned r = 0; r < nn; r++)
 		for (unsigned c = 0; c < t->nr_cpus; c++)
-			if (t->cpu[c].node == r) {
+			if (!t->cpu[c].offline && t->cpu[c].node == r) {
 				cJSON_AddItemToArray(a, cJSON_CreateString(cpulist(t, fb, t->cpu[c].node_mask)));
 				break;
 			}
@@ -1699,6 +1782,12 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 		cJSON *co = cJSON_CreateObject(), *doms;
 
 		cJSON_AddNumberToObject(co, "cpu", c);
+		if (ct->offline) {
+			/* present only on machines with offline CPUs, so other output is unchanged */
+			cJSON_AddBoolToObject(co, "offline", true);
+			cJSON_AddItemToArray(cpus, co);
+			continue;
+		}
 		cJSON_AddNumberToObject(co, "package", ct->package);
 		cJSON_AddNumberToObject(co, "node", ct->node);
 		cJSON_AddNumberToObject(co, "die", ct->die);

@@ -5,7 +5,8 @@
  * (topology_import.h).
  *
  * The groupings are those kernel v6.6 builds from the same facts:
- *   CPUs      PU objects, CPU number = os_index (must be 0..N-1);
+ *   CPUs      PU objects, CPU number = os_index; PUs of the complete
+ *             cpuset not in the topology are offline (numbers kept);
  *   packages  Package ancestors;
  *   nodes     a CPU's node is the NUMA node with the fewest CPUs whose
  *             cpuset holds it (ties: a node without a memory subtype or
@@ -38,6 +39,7 @@
 #include "simsched/error.h"
 #include "topology_import.h"
 
+#include <limits.h>
 #include <string.h>
 
 #ifndef SIMSCHED_HAVE_HWLOC
@@ -77,16 +79,22 @@ static void mask_from_cpuset(struct hw *h, hwloc_const_cpuset_t cs, uint64_t *m)
 
 	ss_cpumask_zero(m, h->im.nw);
 	hwloc_bitmap_foreach_begin(i, cs) {
-		if (i < h->im.nr_cpus)
-			ss_cpumask_set(m, i);
+		if (h->im.dense_of ? i < SS_MAX_CPUS && h->im.dense_of[i] != UINT_MAX : i < h->im.nr_cpus)
+			ss_cpumask_set(m, h->im.dense_of ? h->im.dense_of[i] : i);
 	} hwloc_bitmap_foreach_end();
 }
 
-/* CPUs: PU objects numbered 0..N-1 by os_index (absent PUs are offline). */
+/*
+ * CPUs: PU objects, numbered by os_index. PUs of the machine's complete
+ * cpuset that are not in the topology are offline: they keep their numbers
+ * (the file's 'offline' list, v6.6 keeps nr_cpu_ids) and get no place.
+ */
 static int read_pus(struct hw *h, GError **err)
 {
-	unsigned n = (unsigned)hwloc_get_nbobjs_by_type(h->topo, HWLOC_OBJ_PU);
-	hwloc_obj_t pu = NULL;
+	unsigned n = (unsigned)hwloc_get_nbobjs_by_type(h->topo, HWLOC_OBJ_PU), k = 0;
+	unsigned nw_all = ss_cpumask_words(SS_MAX_CPUS), i;
+	hwloc_obj_t pu = NULL, *by_id;
+	uint64_t *online, *complete;
 
 	if (n == 0) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: no PU objects (expected an hwloc topology with CPUs)",
@@ -98,38 +106,41 @@ static int read_pus(struct hw *h, GError **err)
 			    SS_MAX_CPUS);
 		return -1;
 	}
-	h->pu = g_new0(hwloc_obj_t, n);
+	by_id = g_new0(hwloc_obj_t, SS_MAX_CPUS);
+	online = g_new0(uint64_t, nw_all);
+	complete = g_new0(uint64_t, nw_all);
 	while ((pu = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_PU, pu))) {
-		if (pu->os_index >= n) {
+		if (pu->os_index >= SS_MAX_CPUS) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s: PU os_index %u but only %u PUs: the CPU numbers are not 0..%u, so a CPU in between "
-				    "is offline or missing (topology files number CPUs 0..N-1; bring the CPUs online before "
-				    "exporting; CPUs offline above the highest online one are fine)",
-				    h->path, pu->os_index, n, n - 1);
-			return -1;
+				    "%s: PU os_index %u (expected CPU numbers below %u)", h->path, pu->os_index, SS_MAX_CPUS);
+			goto fail;
 		}
-		if (h->pu[pu->os_index]) {
+		if (by_id[pu->os_index]) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: two PUs with os_index %u (expected unique CPU numbers)",
 				    h->path, pu->os_index);
-			return -1;
+			goto fail;
 		}
-		h->pu[pu->os_index] = pu;
+		by_id[pu->os_index] = pu;
+		ss_cpumask_set(online, pu->os_index);
 	}
-	h->im.nr_cpus = n;
-	h->im.nw = ss_cpumask_words(n);
-	{
-		/* offline CPUs: in the complete cpuset, not in the topology */
-		hwloc_bitmap_t off = hwloc_bitmap_dup(hwloc_topology_get_complete_cpuset(h->topo));
-		char *s = NULL;
-
-		hwloc_bitmap_andnot(off, off, hwloc_topology_get_topology_cpuset(h->topo));
-		if (!hwloc_bitmap_iszero(off) && hwloc_bitmap_list_asprintf(&s, off) >= 0)
-			ss_imp_warn(&h->im, "%s: CPUs %s are offline: left out (the kernel leaves offline CPUs out of "
-				    "every sibling mask and sched domain)", h->path, s);
-		free(s);
-		hwloc_bitmap_free(off);
-	}
+	hwloc_bitmap_foreach_begin(i, hwloc_topology_get_complete_cpuset(h->topo)) {
+		if (i >= SS_MAX_CPUS)
+			break;
+		ss_cpumask_set(complete, i);
+	} hwloc_bitmap_foreach_end();
+	ss_imp_set_online(&h->im, online, complete, h->path);
+	h->pu = g_new0(hwloc_obj_t, n);
+	for (unsigned c = ss_cpumask_first(online, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(online, SS_MAX_CPUS, c + 1))
+		h->pu[k++] = by_id[c];
+	g_free(by_id);
+	g_free(online);
+	g_free(complete);
 	return 0;
+fail:
+	g_free(by_id);
+	g_free(online);
+	g_free(complete);
+	return -1;
 }
 
 /* "CPUVendor" (x86 packages), else "Architecture" (root). */
@@ -220,7 +231,7 @@ static int read_nodes(struct hw *h, GError **err)
 			hwloc_obj_t n = h->node[i];
 			int w;
 
-			if (!n->cpuset || !hwloc_bitmap_isset(n->cpuset, c))
+			if (!n->cpuset || !hwloc_bitmap_isset(n->cpuset, ss_imp_id(im, c)))
 				continue;
 			w = hwloc_bitmap_weight(n->cpuset);
 			if (best < 0 || w < best_w ||
@@ -231,7 +242,8 @@ static int read_nodes(struct hw *h, GError **err)
 		}
 		if (best < 0) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s: PU %u is in no NUMA node's cpuset (expected every CPU local to one node)", h->path, c);
+				    "%s: PU %u is in no NUMA node's cpuset (expected every CPU local to one node)", h->path,
+				    ss_imp_id(im, c));
 			return -1;
 		}
 		im->cpu_node[c] = (unsigned)best;
@@ -393,8 +405,8 @@ static void read_capacity(struct hw *h)
 		if (hwloc_cpukinds_get_info(h->topo, (unsigned)k, cs, NULL, NULL, NULL, 0) < 0)
 			continue;
 		hwloc_bitmap_foreach_begin(i, cs) {
-			if (i < im->nr_cpus)
-				im->capacity[i] = v;
+			if (im->dense_of ? i < SS_MAX_CPUS && im->dense_of[i] != UINT_MAX : i < im->nr_cpus)
+				im->capacity[im->dense_of ? im->dense_of[i] : i] = v;
 		} hwloc_bitmap_foreach_end();
 	}
 out:
@@ -459,7 +471,7 @@ static int build_masks(struct hw *h, GError **err)
 		if (cache_depth && !llc) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: PU %u has no L%u cache while others do (expected every CPU under one last-level cache)",
-				    h->path, c, cache_depth);
+				    h->path, ss_imp_id(im, c), cache_depth);
 			return -1;
 		}
 		if (llc)
@@ -495,7 +507,7 @@ static int build_masks(struct hw *h, GError **err)
 		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_NODE, c), im->nw)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: the SMT siblings of PU %u are in different NUMA nodes (expected a core's threads in one node)",
-				    h->path, c);
+				    h->path, ss_imp_id(im, c));
 			return -1;
 		}
 	}
@@ -510,7 +522,7 @@ static int build_masks(struct hw *h, GError **err)
 		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_LLC, c), im->nw)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: the SMT siblings of PU %u do not share its LLC (expected a core's threads under one cache)",
-				    h->path, c);
+				    h->path, ss_imp_id(im, c));
 			return -1;
 		}
 	}
@@ -519,7 +531,7 @@ static int build_masks(struct hw *h, GError **err)
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
 		if (!ss_cpumask_subset(ss_imp_mask(im, LV_CORE, c), ss_imp_mask(im, LV_CLS, c), im->nw)) {
 			ss_imp_warn(im, "%s: PU %u's cluster does not hold its SMT siblings; cluster information ignored "
-				    "(one cluster per core)", h->path, c);
+				    "(one cluster per core)", h->path, ss_imp_id(im, c));
 			for (unsigned d = 0; d < im->nr_cpus; d++)
 				ss_cpumask_copy(ss_imp_mask(im, LV_CLS, d), ss_imp_mask(im, LV_CORE, d), im->nw);
 			break;

@@ -13,6 +13,7 @@
 #include "simsched/error.h"
 #include "topology_import.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -66,12 +67,69 @@ static int read_file(const char *path, bool optional, char **out, GError **err)
 	return 1;
 }
 
-/*
- * Parse a cpulist file into m (nr_cpus bits): CPUs >= nr_cpus are offline
- * and dropped (sysfs masks may name possible-but-offline CPUs).
- */
-static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigned nr_cpus, GError **err)
+void ss_imp_set_online(struct ss_imp *im, const uint64_t *online, const uint64_t *more, const char *src)
 {
+	unsigned nw_all = ss_cpumask_words(SS_MAX_CPUS), n = ss_cpumask_weight(online, nw_all), top = 0, k = 0;
+	uint64_t *off = g_new0(uint64_t, nw_all);
+
+	for (unsigned c = ss_cpumask_first(online, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(online, SS_MAX_CPUS, c + 1))
+		top = c;
+	for (unsigned c = 0; c < top; c++)
+		if (!ss_cpumask_test(online, c))
+			ss_cpumask_set(off, c);
+	if (more)
+		for (unsigned c = ss_cpumask_first(more, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(more, SS_MAX_CPUS, c + 1))
+			if (!ss_cpumask_test(online, c))
+				ss_cpumask_set(off, c);
+	im->nr_cpus = n;
+	im->nw = ss_cpumask_words(n);
+	if (ss_cpumask_empty(off, nw_all)) {
+		im->nr_ids = n;
+		g_free(off);
+		return;
+	}
+	/* v6.6 keeps the numbers of offline CPUs: nr_cpu_ids covers them */
+	im->nr_ids = top + 1;
+	for (unsigned c = ss_cpumask_first(off, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(off, SS_MAX_CPUS, c + 1))
+		im->nr_ids = MAX(im->nr_ids, c + 1);
+	im->cpu_id = g_new(unsigned, n);
+	im->dense_of = g_new(unsigned, SS_MAX_CPUS);
+	for (unsigned c = 0; c < SS_MAX_CPUS; c++)
+		im->dense_of[c] = UINT_MAX;
+	for (unsigned c = ss_cpumask_first(online, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(online, SS_MAX_CPUS, c + 1)) {
+		im->cpu_id[k] = c;
+		im->dense_of[c] = k++;
+	}
+	im->offline = g_new0(uint64_t, ss_cpumask_words(im->nr_ids));
+	ss_cpumask_copy(im->offline, off, ss_cpumask_words(im->nr_ids));
+	{
+		unsigned len = 6 * SS_MAX_CPUS;
+		char *buf = g_malloc(len);
+
+		ss_imp_warn(im, "%s: CPUs %s are offline: written as 'offline' (their numbers are kept; v6.6 leaves "
+			    "them out of every sibling mask and sched domain)", src,
+			    ss_cpumask_format_list(off, im->nr_ids, buf, len));
+		g_free(buf);
+	}
+	g_free(off);
+}
+
+/* Importer CPUs (dense) of a mask of real CPU numbers (SS_MAX_CPUS bits); CPUs not online are dropped. */
+static void dense_mask(const struct ss_imp *im, const uint64_t *real, uint64_t *m)
+{
+	ss_cpumask_zero(m, im->nw);
+	for (unsigned c = ss_cpumask_first(real, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(real, SS_MAX_CPUS, c + 1))
+		if (im->dense_of[c] != UINT_MAX)
+			ss_cpumask_set(m, im->dense_of[c]);
+}
+
+/*
+ * Parse a cpulist file into m (the importer's CPUs): CPUs that are not
+ * online are dropped (sysfs masks may name possible-but-offline CPUs).
+ */
+static int parse_cpulist(const struct ss_imp *im, const char *path, const char *txt, uint64_t *m, GError **err)
+{
+	unsigned nr_cpus = im->nr_cpus;
 	uint64_t big[SS_MAX_CPUS / 64];
 	unsigned bad = 0;
 
@@ -85,6 +143,10 @@ static int parse_cpulist(const char *path, const char *txt, uint64_t *m, unsigne
 			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-3,8\", CPUs < %u)",
 			    path, txt, bad + 1, SS_MAX_CPUS);
 		return -1;
+	}
+	if (im->dense_of) {
+		dense_mask(im, big, m);
+		return 0;
 	}
 	ss_cpumask_copy(m, big, ss_cpumask_words(nr_cpus));
 	for (unsigned c = nr_cpus; c < ss_cpumask_words(nr_cpus) * 64; c++)
@@ -100,7 +162,7 @@ static int read_cpulist(struct ss_imp *im, const char *path, bool optional, uint
 
 	if (r <= 0)
 		return r;
-	r = parse_cpulist(path, txt, m, im->nr_cpus, err);
+	r = parse_cpulist(im, path, txt, m, err);
 	g_free(txt);
 	return r < 0 ? -1 : 1;
 }
@@ -129,7 +191,7 @@ static char *cpu_path(struct ss_imp *im, unsigned cpu, const char *rel)
 {
 	char dir[32];
 
-	g_snprintf(dir, sizeof(dir), "cpu%u", cpu);
+	g_snprintf(dir, sizeof(dir), "cpu%u", ss_imp_id(im, cpu));
 	return g_build_filename(im->cpu_dir, dir, rel, NULL);
 }
 
@@ -150,11 +212,13 @@ static bool check_partition(struct ss_imp *im, unsigned lv, const char *file, GE
 
 		if (!ss_cpumask_test(m, c)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s: does not contain cpu%u itself (expected the CPUs sharing it, including itself)", p, c);
+				    "%s: does not contain cpu%u itself (expected the CPUs sharing it, including itself)", p,
+				    ss_imp_id(im, c));
 			ok = false;
 		} else if (!ss_cpumask_equal(m, ss_imp_mask(im, lv, r), im->nw)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s: disagrees with cpu%u's (expected every CPU of the list to report the same list)", p, r);
+				    "%s: disagrees with cpu%u's (expected every CPU of the list to report the same list)", p,
+				    ss_imp_id(im, r));
 			ok = false;
 		} else {
 			count[r]++;
@@ -313,18 +377,39 @@ static int read_online(struct ss_imp *im, GError **err)
 			    path, txt, bad + 1, SS_MAX_CPUS);
 		goto out;
 	}
-	unsigned n = ss_cpumask_weight(big, SS_MAX_CPUS / 64);
-	for (unsigned c = 0; c < n; c++) {
-		if (!ss_cpumask_test(big, c)) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s: online CPUs \"%s\" are not contiguous from 0, cpu%u is offline "
-				    "(expected 0..N-1: bring the CPUs online or edit the tree; topology files number CPUs 0..N-1)",
-				    path, txt, c);
+	if (ss_cpumask_empty(big, SS_MAX_CPUS / 64)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: no online CPU (expected a cpulist like \"0-7\")", path);
+		goto out;
+	}
+	/*
+	 * CPUs missing from "online" below its highest CPU are offline; so are
+	 * the "present" ones above it. They keep their numbers (the file's
+	 * 'offline' list).
+	 */
+	{
+		char *ppath = g_build_filename(im->cpu_dir, "present", NULL), *ptxt = NULL;
+		uint64_t present[SS_MAX_CPUS / 64];
+		bool have_present = false;
+
+		if (read_file(ppath, true, &ptxt, err) < 0) {
+			g_free(ppath);
 			goto out;
 		}
+		if (ptxt && *ptxt) {
+			if (ss_cpumask_parse_list(ptxt, present, SS_MAX_CPUS, &bad) != 0) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-7\", CPUs < %u)",
+					    ppath, ptxt, bad + 1, SS_MAX_CPUS);
+				g_free(ptxt);
+				g_free(ppath);
+				goto out;
+			}
+			have_present = true;
+		}
+		g_free(ptxt);
+		g_free(ppath);
+		ss_imp_set_online(im, big, have_present ? present : NULL, path);
 	}
-	im->nr_cpus = n;
-	im->nw = ss_cpumask_words(n);
 	rc = 0;
 out:
 	g_free(txt);
@@ -600,7 +685,7 @@ static int read_nodes(struct ss_imp *im, GError **err)
 		for (unsigned c = ss_cpumask_first(m, im->nr_cpus); c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1)) {
 			if (im->cpu_node[c] != G_MAXUINT) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "%s: cpu%u is also in node%u (expected each CPU in one node)", p, c,
+					    "%s: cpu%u is also in node%u (expected each CPU in one node)", p, ss_imp_id(im, c),
 					    im->node_ids[im->cpu_node[c]]);
 				g_free(p);
 				g_free(m);
@@ -727,7 +812,17 @@ static void emit_cpus(GString *s, struct ss_imp *im, const uint64_t *m)
 	unsigned len = 6 * SS_MAX_CPUS;   /* "4095," per CPU at worst */
 	char *buf = g_malloc(len);
 
-	g_string_append_printf(s, "\"%s\"", ss_cpumask_format_list(m, im->nr_cpus, buf, len));
+	if (im->cpu_id) {
+		/* back to the real CPU numbers */
+		uint64_t *real = g_new0(uint64_t, ss_cpumask_words(im->nr_ids));
+
+		for (unsigned c = ss_cpumask_first(m, im->nr_cpus); c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1))
+			ss_cpumask_set(real, im->cpu_id[c]);
+		g_string_append_printf(s, "\"%s\"", ss_cpumask_format_list(real, im->nr_ids, buf, len));
+		g_free(real);
+	} else {
+		g_string_append_printf(s, "\"%s\"", ss_cpumask_format_list(m, im->nr_cpus, buf, len));
+	}
 	g_free(buf);
 }
 
@@ -742,11 +837,11 @@ static void emit_core(GString *s, struct ss_imp *im, unsigned first, const char 
 		g_string_append(s, "{cpus: ");
 	g_string_append_c(s, '[');
 	for (unsigned c = first; c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1)) {
-		g_string_append_printf(s, "%s%u", sep ? ", " : "", c);
+		g_string_append_printf(s, "%s%u", sep ? ", " : "", ss_imp_id(im, c));
 		sep = true;
 		if (im->capacity[c] != cap)
 			ss_imp_warn(im, "cpu%u: cpu_capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
-			     c, im->capacity[c], first, cap, cap);
+			     ss_imp_id(im, c), im->capacity[c], ss_imp_id(im, first), cap, cap);
 	}
 	g_string_append_c(s, ']');
 	if (cap != 1024)
@@ -857,8 +952,18 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 		g_string_append(s, im->header);
 	} else {
 		g_string_append_printf(s, "# Imported by %s.\n", origin);
-		g_string_append_printf(s, "# %u CPUs, %u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
-				       "vendor from %s.\n", im->nr_cpus, counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
+		if (im->offline) {
+			unsigned len = 6 * SS_MAX_CPUS;
+			char *buf = g_malloc(len);
+
+			g_string_append_printf(s, "# %u CPUs (%u online, offline %s), ", im->nr_ids, im->nr_cpus,
+					       ss_cpumask_format_list(im->offline, im->nr_ids, buf, len));
+			g_free(buf);
+		} else {
+			g_string_append_printf(s, "# %u CPUs, ", im->nr_cpus);
+		}
+		g_string_append_printf(s, "%u packages, %u nodes, %u LLCs%s%s, %u clusters, %u cores; "
+				       "vendor from %s.\n", counts[LV_PKG], counts[LV_NODE], counts[LV_LLC],
 				       llc_note ? " " : "", llc_note ? llc_note : "", counts[LV_CLS],
 				       counts[LV_CORE], im->vendor_src);
 		g_string_append(s, "# No frequency and no costs: add them by hand (docs/topologies.md).\n");
@@ -877,6 +982,14 @@ char *ss_imp_emit_yaml(struct ss_imp *im, const char *name, const char *llc_note
 	}
 	g_string_append(s, "\"\n");
 	g_string_append_printf(s, "vendor: %s\n", im->vendor);
+	if (im->offline) {
+		unsigned len = 6 * SS_MAX_CPUS;
+		char *buf = g_malloc(len);
+
+		g_string_append_printf(s, "offline: \"%s\"             # not online: numbers kept, no place in the machine\n",
+				       ss_cpumask_format_list(im->offline, im->nr_ids, buf, len));
+		g_free(buf);
+	}
 	if (im->extra)
 		g_string_append(s, im->extra);
 	g_string_append(s, "numa:\n  distance:                    # SLIT, rows in the node order below\n");
@@ -938,22 +1051,29 @@ void ss_imp_clear(struct ss_imp *im)
 	g_free(im->cpu_dir);
 	g_free(im->node_dir);
 	g_free(im->origin);
+	g_free(im->cpu_id);
+	g_free(im->dense_of);
+	g_free(im->offline);
 	g_free(im->die);
 	memset(im, 0, sizeof(*im));
 }
 
-/* Per-CPU masks of one level from the dense ids of a loaded machine. */
-static uint64_t *masks_of_ids(const struct ss_topology *t, unsigned nw, size_t id_off)
+/*
+ * Per-CPU masks of one level from the dense ids of a loaded machine, over
+ * the writer's CPUs (the online ones, im->cpu_id: their real numbers).
+ */
+static uint64_t *masks_of_ids(const struct ss_topology *t, const struct ss_imp *im, size_t id_off)
 {
-	uint64_t *by_id = g_new0(uint64_t, (size_t)t->nr_cpus * nw);   /* ids are < nr_cpus */
-	uint64_t *per_cpu = g_new0(uint64_t, (size_t)t->nr_cpus * nw);
+	unsigned n = im->nr_cpus, nw = im->nw;
+	uint64_t *by_id = g_new0(uint64_t, (size_t)n * nw);   /* ids of online CPUs are < their number */
+	uint64_t *per_cpu = g_new0(uint64_t, (size_t)n * nw);
 
-	for (unsigned c = 0; c < t->nr_cpus; c++) {
-		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[c] + id_off);
+	for (unsigned c = 0; c < n; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[ss_imp_id(im, c)] + id_off);
 		ss_cpumask_set(by_id + (size_t)id * nw, c);
 	}
-	for (unsigned c = 0; c < t->nr_cpus; c++) {
-		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[c] + id_off);
+	for (unsigned c = 0; c < n; c++) {
+		unsigned id = *(const unsigned *)(const void *)((const char *)&t->cpu[ss_imp_id(im, c)] + id_off);
 		memcpy(per_cpu + (size_t)c * nw, by_id + (size_t)id * nw, nw * sizeof(uint64_t));
 	}
 	g_free(by_id);
@@ -970,16 +1090,29 @@ char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, cons
 	struct ss_imp im = { 0 };
 	char *yaml;
 
-	im.nr_cpus = t->nr_cpus;
-	im.nw = t->nr_words;
+	if (t->nr_active < t->nr_cpus) {
+		/* offline CPUs: the online ones numbered densely, the others written as 'offline' */
+		uint64_t *on = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+		uint64_t *all = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+
+		ss_cpumask_copy(on, t->active_mask, t->nr_words);
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			ss_cpumask_set(all, c);
+		ss_imp_set_online(&im, on, all, "");   /* no warnings list: silent */
+		g_free(on);
+		g_free(all);
+	} else {
+		im.nr_cpus = t->nr_cpus;
+		im.nw = t->nr_words;
+	}
 	for (unsigned lv = 0; lv < NR_LV; lv++)
-		im.lv[lv] = masks_of_ids(t, im.nw, off[lv]);
-	im.die = masks_of_ids(t, im.nw, offsetof(struct ss_cpu_topo, die));
-	im.capacity = g_new(unsigned, t->nr_cpus);
-	im.cpu_node = g_new(unsigned, t->nr_cpus);
-	for (unsigned c = 0; c < t->nr_cpus; c++) {
-		im.capacity[c] = t->cpu[c].capacity;
-		im.cpu_node[c] = t->cpu[c].node;
+		im.lv[lv] = masks_of_ids(t, &im, off[lv]);
+	im.die = masks_of_ids(t, &im, offsetof(struct ss_cpu_topo, die));
+	im.capacity = g_new(unsigned, im.nr_cpus);
+	im.cpu_node = g_new(unsigned, im.nr_cpus);
+	for (unsigned c = 0; c < im.nr_cpus; c++) {
+		im.capacity[c] = t->cpu[ss_imp_id(&im, c)].capacity;
+		im.cpu_node[c] = t->cpu[ss_imp_id(&im, c)].node;
 	}
 	im.nr_nodes = t->nr_nodes;
 	im.node_ids = g_new(unsigned, t->nr_nodes);
@@ -1084,7 +1217,7 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
 	for (unsigned c = 0; c < im.nr_cpus; c++) {
 		if (!ss_cpumask_subset(ss_imp_mask(&im, LV_CORE, c), ss_imp_mask(&im, LV_CLS, c), im.nw)) {
 			ss_imp_warn(&im, "%s/cpu*/topology/cluster_cpus_list: cpu%u's cluster does not hold its SMT siblings; "
-			     "cluster information ignored (one cluster per core)", im.cpu_dir, c);
+			     "cluster information ignored (one cluster per core)", im.cpu_dir, ss_imp_id(&im, c));
 			for (unsigned d = 0; d < im.nr_cpus; d++)
 				ss_cpumask_copy(ss_imp_mask(&im, LV_CLS, d), ss_imp_mask(&im, LV_CORE, d), im.nw);
 			break;

@@ -30,6 +30,16 @@ struct ss_imp {
 	bool have_dist;
 	char *vendor;
 	const char *vendor_src;
+	/*
+	 * Offline CPUs (ss_imp_set_online()): the importer works on the online
+	 * CPUs numbered densely 0..nr_cpus-1; cpu_id[i] is the real number of
+	 * CPU i (NULL: the identity, no CPU offline), dense_of[] the reverse
+	 * (SS_MAX_CPUS entries, UINT_MAX for CPUs that are not online), nr_ids
+	 * the nr_cpu_ids written, offline the real offline CPUs (nr_ids bits).
+	 */
+	unsigned *cpu_id, *dense_of;
+	unsigned nr_ids;
+	uint64_t *offline;
 	/* Set only when writing a loaded machine back (ss_imp_emit_topology): */
 	uint64_t *die;                 /* per CPU die masks (im->nw words each), or NULL: no dies level */
 	const char *header;            /* comment lines (with '#' and '\n') instead of the import's */
@@ -38,6 +48,19 @@ struct ss_imp {
 
 enum { LV_PKG, LV_NODE, LV_LLC, LV_CLS, LV_CORE, NR_LV };
 
+/**
+ * Set the CPUs from the online ones (SS_MAX_CPUS bits, real numbers) and,
+ * optionally, further offline CPUs above them (`more`, may be NULL): CPUs
+ * missing below the highest online one and those of `more` are offline,
+ * keep their numbers and are written as the file's `offline` list (one
+ * warning naming them, from `src`). Fills nr_cpus, nw and the fields above.
+ */
+void ss_imp_set_online(struct ss_imp *im, const uint64_t *online, const uint64_t *more, const char *src);
+/** The real CPU number of the importer's CPU c. */
+static inline unsigned ss_imp_id(const struct ss_imp *im, unsigned c)
+{
+	return im->cpu_id ? im->cpu_id[c] : c;
+}
 /** Append a warning (no-op when im->warnings is NULL). */
 void ss_imp_warn(struct ss_imp *im, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /** The mask of level lv of cpu (im->nw words). */

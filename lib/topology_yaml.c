@@ -818,17 +818,92 @@ static int cmp_ycpu(const void *a, const void *b)
 
 static const char *const machine_keys[] = {
 	"name", "vendor", "description", "node_reclaim_distance", "frequency", "costs", "idle_states", "numa", "capacity",
-	"packages", "nodes", "dies", "llcs", "clusters", "cores",
+	"offline", "packages", "nodes", "dies", "llcs", "clusters", "cores",
 };
+
+/*
+ * The 'offline' key: CPUs that keep their numbers but are not online (v6.6:
+ * out of cpu_active_mask, in no sibling mask, no sched domain). They may
+ * also appear in the hierarchy (where they would sit); either way they get
+ * no place in the machine. Sets off (SS_MAX_CPUS bits) and *max_off (-1 if
+ * none).
+ */
+static bool parse_offline(struct yctx *c, const yaml_node_t *n, uint64_t *off, int *max_off)
+{
+	GArray *nums = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	GArray *marks = g_array_new(FALSE, FALSE, sizeof(yaml_mark_t));
+	bool ok = cpu_numbers(c, n, "offline", 0, nums, marks);
+
+	for (unsigned i = 0; ok && i < nums->len; i++) {
+		unsigned cpu = g_array_index(nums, unsigned, i);
+
+		if (ss_cpumask_test(off, cpu)) {
+			yerr(c, g_array_index(marks, yaml_mark_t, i), "CPU %u is listed twice in 'offline' (expected "
+			     "each offline CPU once)", cpu);
+			ok = false;
+			break;
+		}
+		ss_cpumask_set(off, cpu);
+		if ((int)cpu > *max_off)
+			*max_off = (int)cpu;
+	}
+	g_array_free(nums, TRUE);
+	g_array_free(marks, TRUE);
+	return ok;
+}
+
+/*
+ * Ids of the online CPUs, dense in order of first appearance once the
+ * offline CPUs are taken out (an offline CPU's ids are 0). Fails when a
+ * node is left without online CPUs.
+ */
+static bool compact_ids(struct yctx *c, const uint64_t *off, yaml_mark_t where, unsigned nr_id[NR_LV])
+{
+	bool ok = true;
+
+	for (int lv = 0; lv < NR_LV && ok; lv++) {
+		unsigned *map = g_new(unsigned, c->next_id[lv] ? c->next_id[lv] : 1);
+
+		nr_id[lv] = 0;
+		for (unsigned i = 0; i < c->next_id[lv]; i++)
+			map[i] = UINT_MAX;
+		for (unsigned i = 0; i < c->cpus->len; i++) {
+			const struct ycpu *y = &g_array_index(c->cpus, struct ycpu, i);
+
+			if (!ss_cpumask_test(off, y->cpu) && map[y->id[lv]] == UINT_MAX)
+				map[y->id[lv]] = nr_id[lv]++;
+		}
+		if (lv == LV_NODE) {
+			for (unsigned i = 0; i < c->next_id[lv]; i++) {
+				if (map[i] == UINT_MAX) {
+					yerr(c, where, "node %u (in file order) has no online CPU (expected every node "
+					     "of the file to keep one: v6.6 builds no NUMA level for a node without "
+					     "CPUs, so leave the node and its SLIT row out)", i);
+					ok = false;
+					break;
+				}
+			}
+		}
+		for (unsigned i = 0; ok && i < c->cpus->len; i++) {
+			struct ycpu *y = &g_array_index(c->cpus, struct ycpu, i);
+
+			y->id[lv] = ss_cpumask_test(off, y->cpu) ? 0 : map[y->id[lv]];
+		}
+		g_free(map);
+	}
+	return ok;
+}
 
 static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root)
 {
 	struct ss_topology *t = NULL;
 	char *name = NULL, *vendor = NULL, *description = NULL;
-	unsigned capacity = 1024, reclaim = 0, ids[NR_LV] = { 0 };
+	unsigned capacity = 1024, reclaim = 0, ids[NR_LV] = { 0 }, nr_id[NR_LV], nr_cpus, nr_online = 0;
 	bool reclaim_given = false;
-	yaml_node_t *v, *hier_key = NULL;
+	yaml_node_t *v, *hier_key = NULL, *off_key = NULL, *off_val;
 	GError *berr = NULL;
+	uint64_t *off = NULL;
+	int max_off = -1;
 
 	if (root->type != YAML_MAPPING_NODE) {
 		char *got = what_is(root);
@@ -869,25 +944,47 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 		get_key(c, root, lv_key[l], &hier_key);
 	if (!parse_children(c, root, -1, ids, false, capacity, 0))
 		goto fail;
-	if (c->max_cpu + 1 != c->cpus->len) {
-		unsigned missing = 0;
-
-		while (c->seen[missing])
-			missing++;
-		yerr(c, hier_key->start_mark, "CPU %u is not listed (expected CPUs numbered 0..N-1 without gaps: "
-		     "%u CPUs are listed, the highest is %u)", missing, c->cpus->len, c->max_cpu);
+	off = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+	if ((off_val = get_key(c, root, "offline", &off_key)) && !parse_offline(c, off_val, off, &max_off))
+		goto fail;
+	nr_cpus = MAX(c->max_cpu + 1, (unsigned)(max_off + 1));
+	for (unsigned i = 0; i < nr_cpus; i++) {
+		if (!c->seen[i] && !ss_cpumask_test(off, i)) {
+			if (max_off >= 0)
+				yerr(c, hier_key->start_mark, "CPU %u is neither listed nor offline (expected CPUs "
+				     "numbered 0..%u, each in the hierarchy or in 'offline')", i, nr_cpus - 1);
+			else
+				yerr(c, hier_key->start_mark, "CPU %u is not listed (expected CPUs numbered 0..N-1 "
+				     "without gaps: %u CPUs are listed, the highest is %u); a CPU that is not online "
+				     "goes in 'offline'", i, c->cpus->len, c->max_cpu);
+			goto fail;
+		}
+		if (c->seen[i] && !ss_cpumask_test(off, i))
+			nr_online++;
+	}
+	if (!nr_online) {
+		yerr(c, off_key->start_mark, "every CPU is offline (expected at least one online CPU)");
 		goto fail;
 	}
+	for (int l = 0; l < NR_LV; l++)
+		nr_id[l] = c->next_id[l];
+	if (max_off >= 0 && !compact_ids(c, off, off_key->start_mark, nr_id))
+		goto fail;
 	g_array_sort(c->cpus, cmp_ycpu);
-	t = ss_topology_new(c->cpus->len, c->next_id[LV_NODE]);
+	t = ss_topology_new(nr_cpus, nr_id[LV_NODE]);
 	if (!t) {
-		yerr(c, hier_key->start_mark, "%u CPUs in %u nodes (expected 1..%u CPUs)", c->cpus->len,
-		     c->next_id[LV_NODE], SS_MAX_CPUS);
+		yerr(c, hier_key->start_mark, "%u CPUs in %u nodes (expected 1..%u CPUs)", nr_cpus,
+		     nr_id[LV_NODE], SS_MAX_CPUS);
 		goto fail;
 	}
+	for (unsigned i = 0; i < nr_cpus; i++)
+		t->cpu[i].offline = ss_cpumask_test(off, i);
 	for (unsigned i = 0; i < c->cpus->len; i++) {
 		const struct ycpu *y = &g_array_index(c->cpus, struct ycpu, i);
-		struct ss_cpu_topo *ct = &t->cpu[i];
+		struct ss_cpu_topo *ct = &t->cpu[y->cpu];
+
+		if (ct->offline)
+			continue;
 
 		ct->package = y->id[LV_PACKAGE];
 		ct->node = y->id[LV_NODE];
@@ -918,8 +1015,10 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 		g_error_free(berr);
 		goto fail;
 	}
+	g_free(off);
 	return t;
 fail:
+	g_free(off);
 	g_free(name);
 	g_free(vendor);
 	g_free(description);

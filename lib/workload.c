@@ -109,6 +109,7 @@ static void role_clear(struct ss_wl_role *r)
 	g_free(r->cpus);
 	g_free(r->cpus_at);
 	g_free(r->mem_node_at);
+	g_free(r->start_cpu_at);
 }
 
 void ss_workload_free(struct ss_workload *w)
@@ -168,7 +169,8 @@ const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, e
 {
 	if (!w || role >= w->nr_roles)
 		return NULL;
-	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at : w->role[role].mem_node_at;
+	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at
+	       : field == SS_WL_FIELD_START_CPU ? w->role[role].start_cpu_at : w->role[role].mem_node_at;
 }
 
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role)
@@ -278,6 +280,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 				break;
 			case SS_START_INSTANCE:
 				task->start_cpu = (int)(((uint64_t)role->start_mul * i + role->start_add) % nr_cpus);
+				task->start_cpu_is_index = true;
 				break;
 			}
 		}

@@ -77,6 +77,7 @@ struct ss_wl_role {
 	uint64_t start_after_ns, stop_after_ns;
 	char *cpus;                      /* cpulist or NULL */
 	char *cpus_at, *mem_node_at;     /* "file:line:col" of the cpus / memory_node values, or NULL */
+	char *start_cpu_at;              /* "file:line:col" of the start_cpu value, or NULL */
 	uint32_t channel_capacity;
 	struct ss_wl_insn *insn;
 	uint32_t nr_insn;                /* 1..SS_WL_MAX_INSN */

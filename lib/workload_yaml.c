@@ -1092,6 +1092,9 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 		case 3:
 			if (!parse_start_cpu(c, v, r))
 				return false;
+			g_free(r->start_cpu_at);
+			r->start_cpu_at = g_strdup_printf("%s:%zu:%zu", c->file, v->start_mark.line + 1,
+							  v->start_mark.column + 1);
 			break;
 		case 4: {
 			uint64_t m[SS_MAX_CPUS / 64];

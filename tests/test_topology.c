@@ -936,7 +936,7 @@ static const struct bad_case bad_cases[] = {
 	  "YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence at 4:13 (expected valid YAML)" },
 	{ "unknown_key.yaml", SS_ERROR_INVALID, "3:1",
 	  "unknown key 'smt_threads' in the machine (expected one of: name, vendor, description, node_reclaim_distance, "
-	  "frequency, costs, idle_states, numa, capacity, packages, nodes, dies, llcs, clusters or cores)" },
+	  "frequency, costs, idle_states, numa, capacity, offline, packages, nodes, dies, llcs, clusters or cores)" },
 	{ "cpu_twice.yaml", SS_ERROR_INVALID, "9:17",
 	  "CPU 1 is listed twice (first at 7:14; expected each CPU in exactly one core)" },
 	{ "cpu_twice_repeat.yaml", SS_ERROR_INVALID, "7:21",

@@ -107,9 +107,17 @@ SS_POLICY_EXPORT const struct ss_policy_ops *ss_policy_plugin_v1(void);
 
 /* ------------------------------------------------------------ the machine */
 
-/** CPUs of the machine (CPU ids 0..n-1) and the words of a CPU mask. */
+/**
+ * CPU ids of the machine, 0..n-1 (nr_cpu_ids: offline CPUs included), and
+ * the words of a CPU mask.
+ */
 unsigned ss_nr_cpus(const struct ss_sim *sim);
 unsigned ss_nr_mask_words(const struct ss_sim *sim);
+/**
+ * cpu_active_mask: the online CPUs (ss_nr_mask_words() words; owned by the
+ * machine). An offline CPU has empty masks and no domains; never return it.
+ */
+const uint64_t *ss_cpu_active_mask(const struct ss_sim *sim);
 /** cpu_smt_mask(), cpu_clustergroup_mask(), the LLC's and the node's CPUs of cpu (cpu < ss_nr_cpus()). */
 const uint64_t *ss_cpu_smt_mask(const struct ss_sim *sim, unsigned cpu);
 const uint64_t *ss_cpu_cluster_mask(const struct ss_sim *sim, unsigned cpu);

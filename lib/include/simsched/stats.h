@@ -7,6 +7,7 @@
 #ifndef SIMSCHED_STATS_H
 #define SIMSCHED_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /** log2 histogram like bpftrace's hist(): bucket 0 holds 0, bucket k ≥ 1 holds [2^(k-1), 2^k). */
@@ -39,6 +40,7 @@ struct ss_cpu_stats {
 	uint64_t nr_switches;      /* context switches */
 	uint64_t wakeups;          /* tasks woken onto this CPU */
 	uint64_t nr_running_ns;    /* Σ nr_running × ns (time-weighted mean runqueue depth numerator) */
+	uint64_t probed;           /* times its rq was probed by a wakeup scan (ss_charge_probe); not in the JSON */
 };
 
 /**
@@ -126,6 +128,11 @@ struct ss_results {
 	char *topology, *topology_file, *workload, *workload_file, *policy, *features;
 	uint64_t seed, duration_ns, warmup_ns, sample_ns;
 	unsigned load_pct_x100, nr_cpus, nr_allowed_cpus, nr_tasks, nr_instances, nr_llcs;
+	/* Added (offline CPUs): online CPUs (nr_cpus if none is offline; nr_cpus is nr_cpu_ids) and
+	 * the offline ones as a cpulist (NULL if none; owned) */
+	unsigned nr_online_cpus;
+	char *offline_cpus;
+	bool *cpu_offline;               /* nr_cpus flags, NULL if no CPU is offline; owned */
 	char *instance_unit, *metric_name, *metric_unit;
 	int higher_is_better;
 	/* engine */

@@ -100,7 +100,15 @@ struct ss_sched_domain {
 	                                  first level above the LLC) */
 };
 
-/** Per-CPU facts. ids are dense 0..count-1 in order of first appearance. */
+/**
+ * Per-CPU facts. ids are dense 0..count-1 in order of first appearance
+ * among the online CPUs. An offline CPU (offline = true) keeps its number
+ * but has no place in the machine: its ids are 0 and meaningless, nr_sd 0,
+ * sd_llc/sd_numa -1, empty smt/cluster/llc/node masks, llc_id = the CPU
+ * itself; it is in no span, group or mask of any other CPU (v6.6: an
+ * offline CPU is out of cpu_active_mask and of every sibling mask, and
+ * build_sched_domains() runs over cpu_active_mask).
+ */
 struct ss_cpu_topo {
 	unsigned package, node, die, llc, cluster, core;
 	unsigned capacity;             /* arch_scale_cpu_capacity, 1..1024 */
@@ -119,6 +127,8 @@ struct ss_cpu_topo {
 	/* Added (asymmetric capacity): */
 	int sd_asym_cpucapacity;       /* index in sd[] of sd_asym_cpucapacity (lowest domain with
 	                                  SD_ASYM_CPUCAPACITY_FULL, v6.6 update_top_cache_domain()), -1 if none */
+	/* Added (offline CPUs): */
+	bool offline;                  /* not in cpu_active_mask (set before ss_topology_build()) */
 };
 
 /** One idle state of the cpuidle driver's table (drivers/idle/intel_idle.c style), state 0 first. */
@@ -134,7 +144,7 @@ struct ss_topology {
 	char *name;                    /* from the YAML "name" key */
 	char *file;                    /* path it was loaded from (for messages) */
 	char *vendor;                  /* "intel", "amd", "arm", ... (decides rules like node_reclaim_distance) */
-	unsigned nr_cpus;              /* CPUs are numbered 0..nr_cpus-1 */
+	unsigned nr_cpus;              /* nr_cpu_ids: CPUs are numbered 0..nr_cpus-1, offline ones included */
 	unsigned nr_words;             /* ss_cpumask_words(nr_cpus) */
 	unsigned nr_nodes, nr_packages, nr_dies, nr_llcs, nr_clusters, nr_cores;
 	unsigned smt_threads;          /* max threads per core; SMT active iff > 1 */
@@ -161,6 +171,9 @@ struct ss_topology {
 	/* Added (asymmetric capacity): */
 	bool asym_cpucap_active;       /* sched_asym_cpucap_active(): some domain has SD_ASYM_CPUCAPACITY
 	                                  (the sched_asym_cpucapacity key build_sched_domains() sets) */
+	/* Added (offline CPUs), set by ss_topology_build(): */
+	const uint64_t *active_mask;   /* cpu_active_mask: the online CPUs (nr_words words) */
+	unsigned nr_active;            /* CPUs in active_mask, 1..nr_cpus (nr_cpus if none is offline) */
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
@@ -182,9 +195,11 @@ void ss_topology_free(struct ss_topology *t);
  * Added (topology helper). Allocate a machine of nr_cpus CPUs (1..SS_MAX_CPUS)
  * and nr_nodes NUMA nodes (1..nr_cpus) for ss_topology_build(): every id 0,
  * capacity 1024, distance 10 on the diagonal and 20 (REMOTE_DISTANCE)
- * elsewhere, node_reclaim_distance 30. The caller fills cpu[].package/node/
- * die/llc/cluster/core/capacity, distance, and the strings (g_strdup'ed; name
- * and vendor are required), then calls ss_topology_build(). Returns NULL for
+ * elsewhere, node_reclaim_distance 30, every CPU online. The caller fills
+ * cpu[].package/node/die/llc/cluster/core/capacity (and cpu[].offline for
+ * CPUs that are offline: their ids and capacity are ignored), distance, and
+ * the strings (g_strdup'ed; name and vendor are required), then calls
+ * ss_topology_build(). Returns NULL for
  * out-of-range counts. Free with ss_topology_free().
  */
 struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes);
@@ -195,11 +210,13 @@ struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes);
  * calls it). Follows v6.6 build_sched_domains()/cpu_attach_domain(); the
  * topology table is x86's (vendor intel/amd/hygon/zhaoxin: PKG dropped when a
  * package holds several nodes) or the generic one (others). Validates that
- * ids are dense and nest (core ⊆ cluster ⊆ llc ⊆ die ⊆ node ⊆ package) and
- * the SLIT (diagonal 10, others 11..254; distance[a][b] is node_distance(a, b),
- * the row of node a, which need not equal distance[b][a]: an asymmetric
- * matrix is built as v6.6 builds it, with one ss_topology_warnings() line);
- * on error returns -1 with *err (SS_ERROR_INVALID), else 0.
+ * the ids of the online CPUs are dense and nest (core ⊆ cluster ⊆ llc ⊆ die
+ * ⊆ node ⊆ package), that some CPU is online, and the SLIT (diagonal 10,
+ * others 11..254; distance[a][b] is node_distance(a, b), the row of node a,
+ * which need not equal distance[b][a]: an asymmetric matrix is built as v6.6
+ * builds it, with one ss_topology_warnings() line); offline CPUs get no
+ * domain and are in no mask (struct ss_cpu_topo). On error returns -1 with
+ * *err (SS_ERROR_INVALID), else 0.
  * Call once per topology.
  */
 int ss_topology_build(struct ss_topology *t, GError **err);
@@ -248,7 +265,9 @@ char *ss_topology_describe(const struct ss_topology *t, const char *format, GErr
  * `name` (NULL = "imported"), the vendor, the SLIT and packages → nodes →
  * llcs → [clusters →] cores with explicit CPU lists and capacities
  * (cpu_capacity, SCHED_CAPACITY_SCALE units, written where not 1024).
- * Online CPUs must be 0..N-1. Where sysfs lacks information the kernel's v6.6
+ * CPUs missing from cpu/online below its highest CPU (and cpu/present ones
+ * above it) are offline: written as the `offline` list, numbers kept, one
+ * warning naming them. Where sysfs lacks information the kernel's v6.6
  * fallback is used (no cache info: the core on x86, the package within the
  * node elsewhere; no node directories: one node, SLIT 10; no distance files:
  * 10/20) and a message is appended to `warnings` (may be NULL; elements are
@@ -265,14 +284,14 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
  * FILE.xml`) with libhwloc and return topology YAML as
  * ss_topology_import_sysfs() does (same writer, same v6.6 rules; the
  * mapping from hwloc objects is in docs/topologies.md, "Import"). CPU
- * numbers are the PUs' os_index and must be 0..N-1. name: NULL =
+ * numbers are the PUs' os_index; PUs of the complete cpuset that are not
+ * in the topology are written as `offline`. name: NULL =
  * "imported". warnings: as for ss_topology_import_sysfs(). Returns a newly
  * allocated string (g_free), or NULL with *err in SS_ERROR: SS_ERROR_IO
  * (the file cannot be read), SS_ERROR_INVALID (not hwloc XML, or a machine
- * that cannot be modelled, e.g. CPU numbers with gaps: the message says what
- * and why; an asymmetric latency matrix is kept as it is, with a warning),
- * SS_ERROR_USAGE (bad name, or simsched built without libhwloc). Messages
- * start with "path: ".
+ * that cannot be modelled: the message says what and why; an asymmetric
+ * latency matrix is kept as it is, with a warning), SS_ERROR_USAGE (bad
+ * name, or simsched built without libhwloc). Messages start with "path: ".
  */
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
 

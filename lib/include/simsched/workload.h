@@ -109,6 +109,12 @@ struct ss_wl_task {
 	const char *cpus;    /* affinity as a cpulist ("0-3,8"), NULL = every allowed CPU; owned by the workload */
 	uint32_t channel_capacity; /* messages its channel holds, 0 = no channel */
 	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
+	/*
+	 * true when start_cpu came from an "instance" expression: it is then an
+	 * index 0..nr_cpus-1 into the allowed CPUs in ascending order (online
+	 * CPUs within --nodes), not a CPU number; the simulator maps it.
+	 */
+	bool start_cpu_is_index;
 	int nice;            /* -20..19 */
 	/*
 	 * Memory behaviour of the role, for the cost model (docs/workloads.md
@@ -194,7 +200,7 @@ const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
  * memory_node the machine lacks). NULL if the field is absent, the role out
  * of range, or the workload did not come from a YAML file (rt-app import).
  */
-enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE };
+enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE, SS_WL_FIELD_START_CPU };
 const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field);
 
 /** instances_per_cpu × 1000 (the file allows three decimals; 1000 = one per CPU). */
@@ -211,8 +217,9 @@ unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w);
  * instances_per_cpu / 10000)), rounded half up in integer arithmetic.
  * Tasks are instance-major: task = instance * nr_roles + role.
  * start_cpu values in the file are CPU numbers of the machine; the caller
- * checks them against the machine ("instance" expressions are reduced
- * modulo nr_cpus here). NULL + *err (SS_ERROR_USAGE) on load 0, nr_cpus 0 or
+ * checks them against the machine. "instance" expressions are reduced
+ * modulo nr_cpus here and marked start_cpu_is_index: the caller takes the
+ * allowed CPU of that rank. NULL + *err (SS_ERROR_USAGE) on load 0, nr_cpus 0 or
  * more than SS_WL_MAX_TASKS tasks.
  */
 struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned load_pct_x100,
