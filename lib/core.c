@@ -127,8 +127,13 @@ uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
  */
 static inline uint32_t smt_factor(const struct ss_sim *sim, const struct ss_rq *rq)
 {
-	unsigned k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
+	unsigned k;
 	uint64_t pct = sim->params.smt_contention_pct;
+	/* without SMT (or without contention) no core ever has two busy threads:
+	 * skip the topology and core_busy loads, once per burst */
+	if (!sim->smt_contention)
+		return 1024;
+	k = sim->core_busy[sim->topo->cpu[rq->cpu].core];
 	if (k <= 1 || !pct)
 		return 1024;
 	return (uint32_t)(1024 * 100 / (100 + pct * (k - 1)));
@@ -198,7 +203,8 @@ static inline void start_burst(struct ss_sim *sim, struct ss_rq *rq, struct ss_t
 		end = end > p->wall_end ? end : p->wall_end;
 	else
 		end += speed_to_wall(rq->cur_speed, p->work_left);
-	ss_evq_schedule(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu);
+	/* handle_run_end reads the task first: have the queue prefetch it */
+	ss_evq_schedule_hint(&sim->evq, &rq->ev_run_end, end, SS_EV_RUN_END, rq->cpu, p->id + 1);
 }
 
 /*
@@ -1532,6 +1538,10 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 {
 	struct ss_task *p = rq->curr;
+	/* a wake action of the program walks this CPU's domains (wake_target_sd):
+	 * at thousands of CPUs their lines are a cache miss, start them now */
+	__builtin_prefetch(rq->sd);
+	__builtin_prefetch((const char *)rq->sd + 64);
 	progress(sim, rq, p);
 	p->work_left = 0;
 	p->overhead_left = 0;
@@ -1740,9 +1750,9 @@ static void sim_destroy(struct ss_sim *sim)
 			g_free(sim->rq[c].sd_rt);
 		}
 	}
-	g_free(sim->rq);
+	g_aligned_free(sim->rq);
 	g_free(sim->llc_shared);
-	g_free(sim->tasks);
+	g_aligned_free(sim->tasks);
 	g_free(sim->sync);
 	g_free(sim->task_cpus);
 	if (sim->plan)
@@ -2036,10 +2046,12 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->nr_tasks = sim->plan->nr_tasks;
 
 	/* runqueues: sched_init() values */
-	sim->rq = g_new0(struct ss_rq, sim->nr_cpus);
+	/* 64-byte aligned: each rq starts with its burst-end cache line (ss_sched.h) */
+	sim->rq = g_aligned_alloc0(sim->nr_cpus, sizeof(struct ss_rq), 64);
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		rq->cpu = c;
+		rq->sd = t->cpu[c].sd;
 		ss_cfs_rq_init(&rq->cfs);
 		rq->capacity = t->cpu[c].capacity;
 		/* A kernel's rq clock is never 0 — and PELT reads last_update_time == 0
@@ -2060,6 +2072,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->idle_state = -1;
 	}
 	sim->core_busy = g_new0(uint16_t, t->nr_cores ? t->nr_cores : 1);
+	sim->smt_contention = t->smt_threads > 1 && sim->params.smt_contention_pct;
 	sim->node_bw_demand = g_new0(uint64_t, t->nr_nodes);
 	sim->node_bw_cpus = g_new0(uint64_t, (size_t)t->nr_nodes * sim->nr_words);
 	sim->node_bw_mbps = sim->params.node_bandwidth_mbps;
@@ -2082,7 +2095,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
-	sim->tasks = g_new0(struct ss_task, sim->nr_tasks ? sim->nr_tasks : 1);
+	sim->tasks = g_aligned_alloc0(sim->nr_tasks ? sim->nr_tasks : 1, sizeof(struct ss_task), 64);
+	ss_evq_set_hint_array(&sim->evq, sim->tasks, sizeof(struct ss_task));
 	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
 	{
 		/* per-role affinity: the role's cpus ∩ the allowed CPUs */

@@ -394,7 +394,7 @@ static bool get_timer_obj(struct ctx *c, const cJSON *v, const char *path, struc
 {
 	const char *r = "unknown", *mode = NULL;
 	bool has_period = false;
-	int64_t n;
+	int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 	if (!cJSON_IsObject(v))
 		return fail(c, path, "expected an object {\"ref\": NAME, \"period\": US, \"mode\": "
@@ -434,7 +434,7 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 			const char *path)
 {
 	struct event *e = g_new0(struct event, 1);
-	int64_t n;
+	int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 	const char *s = NULL;
 
 	e->kind = k;
@@ -511,7 +511,7 @@ static bool get_cpus(struct ctx *c, const cJSON *v, const char *path, char **out
 {
 	GArray *cpus;
 	GString *str;
-	int64_t n;
+	int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 	if (!cJSON_IsArray(v))
 		return fail(c, path, "expected an array of CPU numbers, e.g. [0, 2, 3]");
@@ -547,7 +547,7 @@ static int sched_key(struct ctx *c, struct thread *t, struct phase *ph, const cJ
 {
 	const char *k = it->string;
 	bool phase = ph != NULL;
-	int64_t n;
+	int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 	if (!strcmp(k, "policy")) {
 		/* SCHED_OTHER everywhere: a phase's policy changes nothing */
@@ -622,7 +622,7 @@ static bool parse_phase_body(struct ctx *c, struct thread *t, struct phase *ph, 
 				  !strcmp(it->string, "phases")))
 			continue;   /* thread keys, read by the caller */
 		if (!strcmp(it->string, "loop")) {
-			int64_t n;
+			int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 			if (!get_int(c, it, p, -1, UINT32_MAX - 1, &n))
 				return false;
@@ -652,7 +652,7 @@ static bool parse_thread(struct ctx *c, const cJSON *obj, const char *name, cons
 {
 	struct thread *t = g_new0(struct thread, 1);
 	const cJSON *phases = NULL;
-	int64_t n;
+	int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 	t->name = g_strdup(name);
 	t->path = g_strdup(path);
@@ -747,7 +747,7 @@ static bool parse_global(struct ctx *c, const cJSON *g)
 	for (const cJSON *it = g->child; it; it = it->next) {
 		g_autofree char *p = sub_path("global", it->string);
 		bool known = false;
-		int64_t n;
+		int64_t n = 0;  /* set by get_int; initialised for -O3 maybe-uninitialized */
 
 		for (unsigned i = 0; no_meaning[i]; i++)
 			if (!strcmp(it->string, no_meaning[i]))

@@ -58,22 +58,37 @@ struct ss_event {
 
 struct ss_evq_slot {
 	uint64_t time, key;
-	uint32_t id;        /* slot id: pos[id] is this slot's heap index, ev_of[id] its event */
+	struct ss_event *ev;
+	uint32_t id;        /* slot id: pos[id] is this slot's heap index */
+	uint32_t hint;      /* 1 + index into the hint array of what the handler reads first, 0 = none */
 };
 
 struct ss_evq {
 	struct ss_evq_slot *heap;
 	uint32_t *pos;             /* cap: heap index of each slot id in use */
-	struct ss_event **ev_of;   /* cap: event of each slot id in use */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
-	uint32_t nr, cap, nr_free;
+	const char *hint_base;     /* prefetch hints index this array (ss_evq_set_hint_array), NULL = none */
+	size_t hint_stride;
+	uint32_t nr, cap, nr_free;     /* nr counts a vacant root slot */
+	uint32_t vacant_id;        /* slot id left at the root by the last pop, SS_EV_IDLE = none */
 	uint64_t seq;
 };
 
 void ss_evq_init(struct ss_evq *q, uint32_t cap);
 void ss_evq_destroy(struct ss_evq *q);
+/**
+ * As ss_evq_schedule, with a prefetch hint: hint - 1 indexes the array set by
+ * ss_evq_set_hint_array (0 = none); that element is prefetched when the event
+ * reaches the front of the queue. Hints change no order.
+ */
+void ss_evq_schedule_hint(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu,
+			  uint32_t hint);
+void ss_evq_set_hint_array(struct ss_evq *q, const void *base, size_t stride);
 /** Queue (or move, if queued) ev at time t for (cls, cpu). */
-void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu);
+static inline void ss_evq_schedule(struct ss_evq *q, struct ss_event *ev, uint64_t t, unsigned cls, unsigned cpu)
+{
+	ss_evq_schedule_hint(q, ev, t, cls, cpu, 0);
+}
 void ss_evq_cancel(struct ss_evq *q, struct ss_event *ev);
 /** Pop the earliest event, NULL if empty. */
 struct ss_event *ss_evq_pop(struct ss_evq *q);
@@ -96,51 +111,58 @@ enum ss_task_state {
 enum { WF_EXEC = 0x02, WF_FORK = 0x04, WF_TTWU = 0x08, WF_SYNC = 0x10, WF_MIGRATED = 0x20 };
 
 struct ss_task {
-	struct ss_sched_entity se;
-	struct ss_sched_avg avg;       /* se->avg, incl. util_est */
-	struct ss_wl_cursor cursor;
-	struct ss_rng rng;
-	struct ss_event ev_timer;      /* sleep end */
-	struct ss_event ev_arrive;     /* arrival after ttwu */
-	const uint64_t *cpus_ptr;      /* affinity, shared */
+	/*
+	 * First cache line: what the end of a burst and the step to the next
+	 * action read and write (handle_run_end, progress, task_continue,
+	 * start_burst); the array is 64-byte aligned (sim_init).
+	 */
+	_Alignas(64) uint64_t run_start; /* when the current stint on CPU starts making progress (ns) */
 	uint64_t work_left;            /* ns of work of the current burst still to do, at capacity 1024, full
 	                                  frequency, alone on its core, full memory bandwidth */
 	uint64_t overhead_left;        /* wall ns of overhead before the work resumes: probing charged to
 	                                  this task, cache refill after a migration */
-	uint64_t run_start;            /* when the current stint on CPU starts making progress (ns) */
+	uint64_t wall_end;             /* run_wall: the burst ends at this time (ns), whatever its progress; 0 = none */
+	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
+	uint64_t scan_pending;         /* ns of probing the last wakeup costs this task's CPU, not yet run */
+	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
+	uint32_t id;
+	uint8_t state;                 /* enum ss_task_state */
+	bool has_held;
+	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
+	/* second line: the interpreter's state and the wait/wake fields */
+	struct ss_wl_cursor cursor;
+	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
+	struct ss_rng rng;
+	uint32_t tokens, wait_need;
+	struct ss_sched_entity se;
+	struct ss_sched_avg avg;       /* se->avg, incl. util_est */
+	struct ss_event ev_arrive;     /* arrival after ttwu */
+	const uint64_t *cpus_ptr;      /* affinity, shared */
 	uint64_t wake_time;            /* ttwu start, for wakeup latency; 0 = none pending */
 	uint64_t txn_start;
-	uint64_t scan_pending;         /* ns of probing the last wakeup costs this task's CPU, not yet run */
-	struct ss_wl_action held;      /* the action after a wakeup, held until its probing time has run */
 	uint64_t wakee_flip_decay_ts;  /* jiffies */
-	uint32_t id;
 	int32_t cpu;                   /* task_cpu() */
 	int32_t recent_used_cpu;
 	uint32_t last_wakee;           /* task id + 1, 0 = none */
 	uint32_t wakee_flips;
-	uint32_t tokens, wait_need;
 	uint16_t waker_cpu;            /* the CPU that ran ttwu for the pending arrival */
-	uint8_t state;                 /* enum ss_task_state */
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
-	bool has_held;
 	uint32_t nr_cpus_allowed;
 	int32_t tasks_prev, tasks_next; /* rq->cfs_tasks links (se.group_node): task ids, -1 = end */
 	int32_t last_ran_cpu;          /* CPU it last ran on (cache warmth), -1 = never ran */
 	int32_t mem_home;              /* home node of its memory, -1 = not yet touched */
-	uint32_t mem_bw_mbps;          /* memory bandwidth demand when running alone, MB/s */
 	uint32_t working_set_kib;      /* cache working set, KiB */
 	/* the behaviour language's per-task state (docs/workloads.md) */
-	uint8_t block_on;              /* enum ss_block: what a BLOCKED task waits for */
 	bool started;                  /* enqueued at least once (spawned and delayed tasks start later) */
 	uint32_t rr;                   /* round-robin counter of its wake/send statements */
+	/* colder: timers, held actions, channels, wait queues */
+	struct ss_event ev_timer;      /* sleep end */
+	struct ss_wl_action held;      /* the action after a wakeup, held until its probing time has run */
 	uint32_t msgs, chan_cap;       /* messages in its channel, capacity */
 	uint32_t sendq_head, sendq_tail; /* senders blocked on its full channel (task id + 1, FIFO) */
 	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
 	uint32_t recv_left;            /* messages still to take for the current recv */
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
-	uint64_t wall_end;             /* run_wall: the burst ends at this time (ns), whatever its progress; 0 = none */
-	uint64_t stop_at;              /* phase: exit at the first statement at or after (ns), 0 = never */
-	uint64_t run_work;             /* work ns of the burst in progress (memory traffic metric) */
 };
 
 enum ss_block { SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER };
@@ -166,10 +188,23 @@ struct ss_sd_rt {
 };
 
 struct ss_rq {
+	/*
+	 * First cache line: what the end of a burst reads (handle_run_end,
+	 * progress, start_burst), next to its event, so that the event queue's
+	 * prefetch of the next event brings them in. The array is 64-byte
+	 * aligned (sim_init).
+	 */
+	_Alignas(64) struct ss_event ev_run_end;
+	struct ss_task *curr;          /* NULL: running the idle task */
+	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
+	const struct ss_sched_domain *sd; /* topo->cpu[cpu].sd, prefetched when a burst ends (a wakeup walks it) */
+	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
+	/* second line: also read at every burst start (the queue prefetches it with the first) */
+	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
+	unsigned cpu;
 	struct ss_cfs_rq cfs;
 	struct ss_cfs_rq_avg cfs_avg;
 	struct ss_rq_clock_pelt pclk;
-	struct ss_task *curr;          /* NULL: running the idle task */
 	struct ss_sd_rt *sd_rt;        /* topology cpu[].nr_sd entries */
 	uint64_t clock;                /* ns of the last update_rq_clock */
 	uint64_t idle_stamp, avg_idle, max_idle_balance_cost;  /* ns */
@@ -179,13 +214,11 @@ struct ss_rq {
 	uint64_t busy_since;           /* ns, valid while curr != NULL */
 	unsigned ttwu_pending;         /* wakees queued on the wake list */
 	unsigned wake_inflight;        /* direct wakeups decided but not yet enqueued */
-	unsigned cpu;
 	unsigned capacity;             /* capacity_of() = arch capacity (no RT/IRQ pressure modelled) */
-	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
 	bool nohz_tick_stopped;
 	bool has_blocked_load;
 	uint8_t ilb_pending;           /* NOHZ kick flags in flight to this CPU */
-	struct ss_event ev_run_end, ev_resched, ev_ilb;
+	struct ss_event ev_resched, ev_ilb;
 	uint64_t tick_from;            /* ns: first jiffy boundary this CPU ticks at after going busy */
 	/* load balancing (fair.c v6.6) */
 	int32_t cfs_tasks_head, cfs_tasks_tail;  /* rq->cfs_tasks, most recently picked first; task ids */
@@ -200,8 +233,6 @@ struct ss_rq {
 	unsigned acct_waiting, acct_depth;
 	uint64_t depth_since;          /* ns */
 	/* costs (docs/model.md "Costs") */
-	uint64_t cur_speed;            /* wall ns per work ns of the running task, 32.32: speed_num / (smt × bw) */
-	uint32_t cur_smt_f, cur_bw_f;  /* the factors in cur_speed, 1/1024 units (1024 = no slowdown) */
 	int8_t idle_state;             /* index into topo->idle_state while idle in it, -1 = awake */
 	uint8_t menu_ptr;              /* next slot of menu_intervals */
 	uint64_t idle_entry;           /* ns: when the current idle period began */
@@ -327,6 +358,7 @@ struct ss_sim {
 	GError *fatal;                 /* set when the run must abort */
 	/* costs */
 	uint16_t *core_busy;           /* per core: threads running a task (SMT contention) */
+	bool smt_contention;           /* SMT threads exist and cost.smt_contention_pct > 0 */
 	uint64_t *node_bw_demand;      /* per node: Σ mem_bw_mbps of running tasks homed there */
 	uint64_t *node_bw_cpus;        /* per node: nr_words mask of CPUs running a task homed there with demand */
 	uint64_t node_bw_mbps;         /* bandwidth of one node, MB/s */

@@ -38,9 +38,11 @@
 #include "simsched/topology.h"
 #include "simsched/error.h"
 #include "topology_import.h"
+#include "ss_input.h"
 
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef SIMSCHED_HAVE_HWLOC
 
@@ -110,6 +112,13 @@ static int read_pus(struct hw *h, GError **err)
 	online = g_new0(uint64_t, nw_all);
 	complete = g_new0(uint64_t, nw_all);
 	while ((pu = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_PU, pu))) {
+		if (pu->os_index > INT_MAX) {
+			/* hwloc reads os_index with strtoul: "-1" (also its HWLOC_UNKNOWN_INDEX) wraps around */
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: a PU with os_index %d (expected CPU numbers 0..%u)", h->path, (int)pu->os_index,
+				    SS_MAX_CPUS - 1);
+			goto fail;
+		}
 		if (pu->os_index >= SS_MAX_CPUS) {
 			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 				    "%s: PU os_index %u (expected CPU numbers below %u)", h->path, pu->os_index, SS_MAX_CPUS);
@@ -548,6 +557,7 @@ char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *wa
 	char *xml = NULL, *out = NULL;
 	gsize len = 0;
 	GError *e = NULL;
+	GStatBuf st;
 	const char *llc_note;
 
 	g_return_val_if_fail(err == NULL || *err == NULL, NULL);
@@ -557,6 +567,16 @@ char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *wa
 	h.im.warnings = warnings;
 	h.im.cpu_dir = g_strdup(path);
 	h.im.node_dir = g_strdup(path);
+	/* refuse /dev/zero, a FIFO or a directory before reading (they would hang or fill memory) */
+	if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: not a regular file (expected an hwloc XML file)", path);
+		goto out;
+	}
+	if (g_stat(path, &st) == 0 && (uint64_t)st.st_size > SS_MAX_INPUT_BYTES) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: %llu bytes is too large for an hwloc XML file (at most %u MiB)",
+			    path, (unsigned long long)st.st_size, (unsigned)(SS_MAX_INPUT_BYTES >> 20));
+		goto out;
+	}
 	if (!g_file_get_contents(path, &xml, &len, &e)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, e->message);
 		g_error_free(e);

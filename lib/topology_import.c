@@ -18,7 +18,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 void ss_imp_warn(struct ss_imp *im, const char *fmt, ...)
 {
@@ -37,26 +41,75 @@ uint64_t *ss_imp_mask(struct ss_imp *im, unsigned lv, unsigned cpu)
 }
 
 /*
- * Read a small sysfs file, stripped of surrounding white space.
- * Returns 1 with *out (g_free), 0 if the file does not exist and optional,
- * -1 with *err otherwise.
+ * sysfs attribute files hold at most one page (fs/sysfs/file.c
+ * sysfs_kf_seq_show() formats into a PAGE_SIZE buffer, 4096 bytes on x86 and
+ * most arm64 kernels); proc/cpuinfo grows with the CPUs, so it gets more room.
  */
-static int read_file(const char *path, bool optional, char **out, GError **err)
+#define SYSFS_ATTR_MAX 4096u
+#define CPUINFO_MAX (16u << 20)
+
+/*
+ * Read a small regular file (after following symlinks; a FIFO, device or
+ * directory is refused before anything is read) of at most max bytes,
+ * stripped of surrounding white space. Returns 1 with *out (g_free), 0 if
+ * the file does not exist and optional, -1 with *err otherwise.
+ */
+static int read_file_max(const char *path, bool optional, size_t max, char **out, GError **err)
 {
-	char *txt = NULL;
-	gsize len = 0;
-	GError *e = NULL;
+	struct stat st;
+	char *txt;
+	size_t len = 0;
+	int fd;
 
 	*out = NULL;
-	if (!g_file_get_contents(path, &txt, &len, &e)) {
-		if (optional && g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
-			g_error_free(e);
+	if (stat(path, &st) != 0) {
+		int e = errno;
+
+		if (optional && e == ENOENT)
 			return 0;
-		}
-		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, e->message);
-		g_error_free(e);
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(e));
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: not a regular file (expected a sysfs attribute file)", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path,
+			    fd >= 0 ? "not a regular file" : g_strerror(e));
+		return -1;
+	}
+	txt = g_malloc(max + 2);
+	while (len <= max) {
+		ssize_t r = read(fd, txt + len, max + 1 - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			close(fd);
+			g_free(txt);
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot read (%s)", path, g_strerror(e));
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (len > max) {
+		g_free(txt);
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: larger than %zu bytes (expected %s)", path, max,
+			    max == SYSFS_ATTR_MAX ? "a sysfs attribute file, at most one page" : "a proc/cpuinfo file");
+		return -1;
+	}
+	txt[len] = 0;
 	if (strlen(txt) != len) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: contains a NUL byte (expected text)", path);
 		g_free(txt);
@@ -65,6 +118,12 @@ static int read_file(const char *path, bool optional, char **out, GError **err)
 	g_strstrip(txt);
 	*out = txt;
 	return 1;
+}
+
+/* A sysfs attribute file (at most one page): read_file_max(). */
+static int read_file(const char *path, bool optional, char **out, GError **err)
+{
+	return read_file_max(path, optional, SYSFS_ATTR_MAX, out, err);
 }
 
 void ss_imp_set_online(struct ss_imp *im, const uint64_t *online, const uint64_t *more, const char *src)
@@ -106,9 +165,12 @@ void ss_imp_set_online(struct ss_imp *im, const uint64_t *online, const uint64_t
 		unsigned len = 6 * SS_MAX_CPUS;
 		char *buf = g_malloc(len);
 
-		ss_imp_warn(im, "%s: CPUs %s are offline: written as 'offline' (their numbers are kept; v6.6 leaves "
-			    "them out of every sibling mask and sched domain)", src,
-			    ss_cpumask_format_list(off, im->nr_ids, buf, len));
+		bool one = ss_cpumask_weight(off, ss_cpumask_words(im->nr_ids)) == 1;
+
+		ss_imp_warn(im, "%s: %s %s %s offline: written as 'offline' (%s kept; v6.6 leaves "
+			    "%s out of every sibling mask and sched domain)", src, one ? "CPU" : "CPUs",
+			    ss_cpumask_format_list(off, im->nr_ids, buf, len), one ? "is" : "are",
+			    one ? "its number is" : "their numbers are", one ? "it" : "them");
 		g_free(buf);
 	}
 	g_free(off);
@@ -143,6 +205,21 @@ static int parse_cpulist(const struct ss_imp *im, const char *path, const char *
 			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-3,8\", CPUs < %u)",
 			    path, txt, bad + 1, SS_MAX_CPUS);
 		return -1;
+	}
+	/*
+	 * A CPU that is possible but not online is dropped below (v6.6 cacheinfo
+	 * and some arch sibling masks name such CPUs); one the machine cannot
+	 * have at all is inconsistent content.
+	 */
+	if (im->known) {
+		for (unsigned c = ss_cpumask_first(big, SS_MAX_CPUS); c < SS_MAX_CPUS; c = ss_cpumask_next(big, SS_MAX_CPUS, c + 1)) {
+			if (!ss_cpumask_test(im->known, c)) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: names CPU %u, which is not in %s (expected CPUs of the machine)", path, c,
+					    im->known_src);
+				return -1;
+			}
+		}
 	}
 	if (im->dense_of) {
 		dense_mask(im, big, m);
@@ -265,13 +342,17 @@ bool ss_imp_is_x86(const char *vendor)
 }
 
 /* The vendor: ROOT/proc/cpuinfo, else cpu/modalias, else uname (live root only). */
-static void read_vendor(struct ss_imp *im, GError **err)
+static int read_vendor(struct ss_imp *im, GError **err)
 {
 	char *path = g_build_filename(im->root, "proc", "cpuinfo", NULL);
 	char *txt = NULL;
-	GError *e = NULL;
+	int r = read_file_max(path, true, CPUINFO_MAX, &txt, err);
 
-	if (read_file(path, true, &txt, &e) > 0) {
+	if (r < 0) {
+		g_free(path);
+		return -1;
+	}
+	if (r > 0) {
 		gchar **lines = g_strsplit(txt, "\n", -1);
 
 		for (gchar **l = lines; *l && !im->vendor; l++) {
@@ -303,15 +384,20 @@ static void read_vendor(struct ss_imp *im, GError **err)
 		if (im->vendor)
 			im->vendor_src = "proc/cpuinfo";
 	}
-	g_clear_error(&e);
 	g_free(txt);
 	g_free(path);
 	if (im->vendor)
-		return;
+		return 0;
 
 	/* cpu:type:x86,ven0002fam0019...  /  cpu:type:aarch64:feature:... */
 	path = g_build_filename(im->cpu_dir, "modalias", NULL);
-	if (read_file(path, true, &txt, &e) > 0) {
+	txt = NULL;
+	r = read_file(path, true, &txt, err);
+	if (r < 0) {
+		g_free(path);
+		return -1;
+	}
+	if (r > 0) {
 		if (g_str_has_prefix(txt, "cpu:type:x86,ven")) {
 			char hex[5] = { 0 };
 			unsigned v;
@@ -332,11 +418,10 @@ static void read_vendor(struct ss_imp *im, GError **err)
 		if (im->vendor)
 			im->vendor_src = "sys/devices/system/cpu/modalias";
 	}
-	g_clear_error(&e);
 	g_free(txt);
 	g_free(path);
 	if (im->vendor)
-		return;
+		return 0;
 
 	if (!strcmp(im->root, "/")) {
 		struct utsname u;
@@ -358,7 +443,7 @@ static void read_vendor(struct ss_imp *im, GError **err)
 		ss_imp_warn(im, "%s: CPU vendor not found in proc/cpuinfo nor sys/devices/system/cpu/modalias; "
 		     "using vendor \"generic\" (the kernel's default topology table)", im->root);
 	}
-	(void)err;
+	return 0;
 }
 
 static int read_online(struct ss_imp *im, GError **err)
@@ -409,6 +494,40 @@ static int read_online(struct ss_imp *im, GError **err)
 		g_free(ptxt);
 		g_free(ppath);
 		ss_imp_set_online(im, big, have_present ? present : NULL, path);
+
+		/*
+		 * The CPUs a sibling, cache or node list may name: cpu/possible
+		 * (cache shared_cpu_list can hold possible-but-offline CPUs), else
+		 * cpu/present, else the CPUs up to the highest online or offline one.
+		 */
+		ppath = g_build_filename(im->cpu_dir, "possible", NULL);
+		ptxt = NULL;
+		if (read_file(ppath, true, &ptxt, err) < 0) {
+			g_free(ppath);
+			goto out;
+		}
+		im->known = g_new0(uint64_t, SS_MAX_CPUS / 64);
+		if (ptxt && *ptxt) {
+			if (ss_cpumask_parse_list(ptxt, im->known, SS_MAX_CPUS, &bad) != 0) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-7\", CPUs < %u)",
+					    ppath, ptxt, bad + 1, SS_MAX_CPUS);
+				g_free(ptxt);
+				g_free(ppath);
+				goto out;
+			}
+			im->known_src = "cpu/possible";
+		} else if (have_present) {
+			ss_cpumask_copy(im->known, present, SS_MAX_CPUS / 64);
+			im->known_src = "cpu/present";
+		} else {
+			for (unsigned c = 0; c < im->nr_ids; c++)
+				ss_cpumask_set(im->known, c);
+			im->known_src = "cpu/online";
+		}
+		ss_cpumask_or(im->known, im->known, big, SS_MAX_CPUS / 64);
+		g_free(ptxt);
+		g_free(ppath);
 	}
 	rc = 0;
 out:
@@ -420,7 +539,11 @@ out:
 /* physical_package_id, thread siblings, cluster, capacity. */
 static int read_cpu_topology(struct ss_imp *im, GError **err)
 {
+	static const char *const id_file[4] = { "topology/physical_package_id", "topology/die_id",
+						"topology/cluster_id", "topology/core_id" };
+	const gint64 NO_ID = G_MININT64;   /* the file is missing */
 	gint64 *pkg = g_new0(gint64, im->nr_cpus), *core_id = g_new0(gint64, im->nr_cpus);
+	gint64 (*ids)[4] = g_malloc_n(im->nr_cpus, sizeof(*ids));
 	bool no_pkg = false, no_core = false, no_cls = false, have_cap = false;
 	int rc = -1;
 
@@ -435,21 +558,42 @@ static int read_cpu_topology(struct ss_imp *im, GError **err)
 		}
 		g_free(p);
 
-		/* physical_package_id: -1 on arm64 without package information */
+		/*
+		 * physical_package_id: -1 where firmware gives none (arm64). v6.6
+		 * drivers/base/arch_topology.c update_siblings_masks() compares the
+		 * ids as they are (package_id != package_id), so -1 is a package of
+		 * its own: the CPUs reporting -1 share it, and no CPU reporting 0.
+		 */
 		p = cpu_path(im, c, "topology/physical_package_id");
 		int r = read_int(p, true, -1, G_MAXINT32, &pkg[c], err);
 		g_free(p);
 		if (r < 0)
 			goto out;
-		if (r == 0)
+		if (r == 0) {
 			no_pkg = true;
-		if (pkg[c] < 0)
 			pkg[c] = 0;
+		}
+		ids[c][0] = r > 0 ? pkg[c] : NO_ID;
+		p = cpu_path(im, c, "topology/die_id");
+		r = read_int(p, true, -1, G_MAXINT32, &ids[c][1], err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			ids[c][1] = NO_ID;
+		p = cpu_path(im, c, "topology/cluster_id");
+		r = read_int(p, true, -1, G_MAXINT32, &ids[c][2], err);
+		g_free(p);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			ids[c][2] = NO_ID;
 		p = cpu_path(im, c, "topology/core_id");
 		r = read_int(p, true, -1, G_MAXINT32, &core_id[c], err);
 		g_free(p);
 		if (r < 0)
 			goto out;
+		ids[c][3] = r > 0 ? core_id[c] : NO_ID;
 		if (r == 0)
 			core_id[c] = -1 - (gint64)c;   /* unique: the CPU alone */
 
@@ -517,43 +661,85 @@ static int read_cpu_topology(struct ss_imp *im, GError **err)
 	}
 	if (!check_partition(im, LV_CORE, "topology/thread_siblings_list", err))
 		goto out;
+	/*
+	 * SMT siblings agree on every id: v6.6 update_siblings_masks() makes
+	 * CPUs thread siblings only within one package, cluster and core_id
+	 * (x86 match_smt() within one package and die). Lists that say
+	 * otherwise are inconsistent; merging them would invent a package.
+	 */
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		const uint64_t *m = ss_imp_mask(im, LV_CORE, c);
+
+		for (unsigned d = ss_cpumask_next(m, im->nr_cpus, c + 1); d < im->nr_cpus; d = ss_cpumask_next(m, im->nr_cpus, d + 1)) {
+			for (unsigned k = 0; k < 4; k++) {
+				if (ids[c][k] == NO_ID || ids[d][k] == NO_ID || ids[c][k] == ids[d][k])
+					continue;
+				char *pc = cpu_path(im, c, id_file[k]), *pd = cpu_path(im, d, id_file[k]);
+				char *sib = cpu_path(im, c, "topology/thread_siblings_list");
+
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: %" G_GINT64_FORMAT " but its SMT sibling's %s: %" G_GINT64_FORMAT
+					    " (expected the threads of one core, cpu%u and cpu%u by %s, to have the same %s)",
+					    pc, ids[c][k], pd, ids[d][k], ss_imp_id(im, c), ss_imp_id(im, d), sib, id_file[k] + 9);
+				g_free(pc);
+				g_free(pd);
+				g_free(sib);
+				goto out;
+			}
+		}
+	}
 	if (!no_cls && !check_partition(im, LV_CLS, "topology/cluster_cpus_list", err))
 		goto out;
 	rc = 0;
 out:
 	g_free(pkg);
 	g_free(core_id);
+	g_free(ids);
 	return rc;
 }
 
 /*
  * LLC of each CPU: the shared_cpu_list of its highest-level Unified or Data
- * cache. 1 = every CPU has one, 0 = some CPU has none, -1 = error.
+ * cache. 1 = every CPU has one, 0 = no CPU has any (the kernel's fallback),
+ * -1 = error, also when only some CPUs have cache information or their
+ * highest levels differ (inconsistent: v6.6 cacheinfo fills every CPU alike).
  */
 static int read_caches(struct ss_imp *im, GError **err)
 {
-	bool missing = false;
+	gint64 *lvl = g_new(gint64, im->nr_cpus);
+	unsigned with = UINT_MAX, without = UINT_MAX;
+	int rc = -1;
 
-	for (unsigned c = 0; c < im->nr_cpus && !missing; c++) {
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
 		char *dir = cpu_path(im, c, "cache");
 		GDir *d = g_dir_open(dir, 0, NULL);
 		gint64 best = -1;
 		const char *ent;
 
+		lvl[c] = -1;
 		if (!d) {
 			g_free(dir);
-			missing = true;
-			break;
+			if (without == UINT_MAX)
+				without = c;
+			continue;
 		}
 		while ((ent = g_dir_read_name(d))) {
 			if (!g_str_has_prefix(ent, "index"))
 				continue;
 			char *p = g_build_filename(dir, ent, "type", NULL), *type = NULL;
 			int r = read_file(p, true, &type, err);
+			if (r > 0 && strcmp(type, "Unified") && strcmp(type, "Data") && strcmp(type, "Instruction")) {
+				/* v6.6 drivers/base/cacheinfo.c type_show(): one of these three */
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: unknown cache type \"%s\" (expected Data, Instruction or Unified)", p, type);
+				r = -1;
+			}
 			g_free(p);
-			if (r < 0)
+			if (r < 0) {
+				g_free(type);
 				goto fail;
-			if (r == 0 || (strcmp(type, "Unified") && strcmp(type, "Data"))) {
+			}
+			if (r == 0 || !strcmp(type, "Instruction")) {
 				g_free(type);
 				continue;
 			}
@@ -577,16 +763,51 @@ static int read_caches(struct ss_imp *im, GError **err)
 fail:
 			g_dir_close(d);
 			g_free(dir);
-			return -1;
+			goto out;
 		}
 		g_dir_close(d);
 		g_free(dir);
-		if (best < 0)
-			missing = true;
+		lvl[c] = best;
+		if (best < 0 && without == UINT_MAX)
+			without = c;
+		if (best >= 0 && with == UINT_MAX)
+			with = c;
 	}
-	if (missing)
-		return 0;
-	return check_partition(im, LV_LLC, "cache/index*/shared_cpu_list (highest level)", err) ? 1 : -1;
+	if (with == UINT_MAX) {
+		rc = 0;
+		goto out;
+	}
+	if (without != UINT_MAX) {
+		char *p = cpu_path(im, without, "cache"), *q = cpu_path(im, with, "cache");
+
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "%s: no Unified or Data cache with level and shared_cpu_list, but %s has one (expected cache "
+			    "information for every online CPU or for none)", p, q);
+		g_free(p);
+		g_free(q);
+		goto out;
+	}
+	/* the CPU with the highest last level is the reference: the others lack a level */
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		if (lvl[c] > lvl[with])
+			with = c;
+	for (unsigned c = 0; c < im->nr_cpus; c++) {
+		if (lvl[c] != lvl[with]) {
+			char *p = cpu_path(im, c, "cache"), *q = cpu_path(im, with, "cache");
+
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: highest Unified/Data cache is level %" G_GINT64_FORMAT ", but %s's is level %"
+				    G_GINT64_FORMAT " (expected every CPU's last-level cache at the same level)", p, lvl[c], q,
+				    lvl[with]);
+			g_free(p);
+			g_free(q);
+			goto out;
+		}
+	}
+	rc = check_partition(im, LV_LLC, "cache/index*/shared_cpu_list (highest level)", err) ? 1 : -1;
+out:
+	g_free(lvl);
+	return rc;
 }
 
 static unsigned *parse_distance_row(const char *path, const char *txt, unsigned n, GError **err)
@@ -642,11 +863,21 @@ static int read_nodes(struct ss_imp *im, GError **err)
 		while ((ent = g_dir_read_name(nd))) {
 			guint64 v;
 
-			if (g_str_has_prefix(ent, "node") &&
-			    g_ascii_string_to_unsigned(ent + 4, 10, 0, 65535, &v, NULL)) {
-				unsigned u = (unsigned)v;
-				g_array_append_val(ids, u);
+			if (!g_str_has_prefix(ent, "node") || !g_ascii_isdigit(ent[4]))
+				continue;   /* online, possible, has_cpu, ... */
+			/* sparse ids are kept as they are (node0, node2, ...) */
+			if (!g_ascii_string_to_unsigned(ent + 4, 10, 0, G_MAXUINT32 - 1, &v, NULL)) {
+				char *p = g_build_filename(im->node_dir, ent, NULL);
+
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s: not a node directory name (expected nodeN, N a node number below %u)", p,
+					    G_MAXUINT32 - 1);
+				g_free(p);
+				g_dir_close(nd);
+				goto out;
 			}
+			unsigned u = (unsigned)v;
+			g_array_append_val(ids, u);
 		}
 		g_dir_close(nd);
 	}
@@ -839,9 +1070,14 @@ static void emit_core(GString *s, struct ss_imp *im, unsigned first, const char 
 	for (unsigned c = first; c < im->nr_cpus; c = ss_cpumask_next(m, im->nr_cpus, c + 1)) {
 		g_string_append_printf(s, "%s%u", sep ? ", " : "", ss_imp_id(im, c));
 		sep = true;
-		if (im->capacity[c] != cap)
-			ss_imp_warn(im, "cpu%u: cpu_capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
-			     ss_imp_id(im, c), im->capacity[c], ss_imp_id(im, first), cap, cap);
+		if (im->capacity[c] != cap) {
+			/* sysfs: the cpu_capacity file; hwloc: the XML file */
+			char *p = im->root ? cpu_path(im, c, "cpu_capacity") : g_strdup(im->cpu_dir);
+
+			ss_imp_warn(im, "%s: cpu%u's capacity %u differs from its SMT sibling cpu%u's %u; using %u for the core",
+				    p, ss_imp_id(im, c), im->capacity[c], ss_imp_id(im, first), cap, cap);
+			g_free(p);
+		}
 	}
 	g_string_append_c(s, ']');
 	if (cap != 1024)
@@ -1055,6 +1291,7 @@ void ss_imp_clear(struct ss_imp *im)
 	g_free(im->dense_of);
 	g_free(im->offline);
 	g_free(im->die);
+	g_free(im->known);
 	memset(im, 0, sizeof(*im));
 }
 
@@ -1152,7 +1389,8 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
 	for (unsigned lv = 0; lv < NR_LV; lv++)
 		im.lv[lv] = g_new0(uint64_t, (size_t)im.nr_cpus * im.nw);
 	im.capacity = g_new(unsigned, im.nr_cpus);
-	read_vendor(&im, err);
+	if (read_vendor(&im, err) < 0)
+		goto out;
 	if (read_cpu_topology(&im, err) < 0)
 		goto out;
 	if (read_nodes(&im, err) < 0)

@@ -40,6 +40,9 @@ struct ss_imp {
 	unsigned *cpu_id, *dense_of;
 	unsigned nr_ids;
 	uint64_t *offline;
+	/* sysfs: the CPUs a cpulist file may name (SS_MAX_CPUS bits; NULL: unchecked) and where they come from */
+	uint64_t *known;
+	const char *known_src;
 	/* Set only when writing a loaded machine back (ss_imp_emit_topology): */
 	uint64_t *die;                 /* per CPU die masks (im->nw words each), or NULL: no dies level */
 	const char *header;            /* comment lines (with '#' and '\n') instead of the import's */

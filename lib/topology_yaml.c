@@ -257,6 +257,52 @@ static yaml_node_t *get_key(struct yctx *c, const yaml_node_t *map, const char *
 /* CPU lists: an integer, a list of integers, or a cpulist string "0-3,8"   */
 
 /*
+ * A cpulist string that names a CPU twice ("0-3,3", "1-2,2-3"): kernel
+ * cpulist_parse() would take the union, but a topology file lists each CPU
+ * once (docs/topologies.md "Errors"). The string has already parsed as a
+ * cpulist; the error points at the range that repeats the CPU.
+ */
+static bool cpulist_once(struct yctx *c, const yaml_node_t *n, const char *key, size_t quote)
+{
+	const char *s = sval(n), *p = s;
+	uint64_t *seen = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+	size_t *at = g_new(size_t, SS_MAX_CPUS);
+	bool ok = true;
+
+	while (*p && ok) {
+		char *end;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		size_t off = (size_t)(p - s);
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		p = end;
+		if (*p == '-')
+			b = strtoul(p + 1, &end, 10), p = end;
+		for (unsigned long cpu = a; cpu <= b && cpu < SS_MAX_CPUS; cpu++) {
+			if (ss_cpumask_test(seen, (unsigned)cpu)) {
+				yaml_mark_t m = n->start_mark, f = n->start_mark;
+
+				m.column += quote + off;
+				f.column += quote + at[cpu];
+				yerr(c, m, "CPU %lu is listed twice in the cpulist '%s' of %s (first at %zu:%zu; expected each "
+				     "CPU once)", cpu, s, key, f.line + 1, f.column + 1);
+				ok = false;
+				break;
+			}
+			ss_cpumask_set(seen, (unsigned)cpu);
+			at[cpu] = off;
+		}
+	}
+	g_free(seen);
+	g_free(at);
+	return ok;
+}
+
+/*
  * Collect the CPU numbers of n into out (ascending for cpulists, document
  * order for lists) with the mark of each. shift is added to every number.
  */
@@ -291,6 +337,8 @@ static bool cpu_numbers(struct yctx *c, const yaml_node_t *n, const char *key, u
 			     key, sval(n), bad + 1, SS_MAX_CPUS - 1);
 			return false;
 		}
+		if (!cpulist_once(c, n, key, quote))
+			return false;
 		for (unsigned cpu = ss_cpumask_first(c->scratch, SS_MAX_CPUS); cpu < SS_MAX_CPUS;
 		     cpu = ss_cpumask_next(c->scratch, SS_MAX_CPUS, cpu + 1)) {
 			unsigned u = cpu + shift;
@@ -922,6 +970,10 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 	}
 	if (!(name = get_string(c, v, "name")))
 		goto fail;
+	if (!*name) {
+		yerr(c, v->start_mark, "name is empty (expected a machine name, e.g. name: \"xeon-2s\")");
+		goto fail;
+	}
 	v = get_key(c, root, "vendor", NULL);
 	if (!v) {
 		yerr(c, root->start_mark, "the machine has no 'vendor' (expected vendor: intel, amd, arm, ...)");
@@ -950,7 +1002,12 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 	nr_cpus = MAX(c->max_cpu + 1, (unsigned)(max_off + 1));
 	for (unsigned i = 0; i < nr_cpus; i++) {
 		if (!c->seen[i] && !ss_cpumask_test(off, i)) {
-			if (max_off >= 0)
+			if (max_off >= 0 && c->cpus->len && i > c->max_cpu)
+				/* the gap lies between the hierarchy's highest CPU and an offline one */
+				yerr(c, off_val->start_mark, "'offline' names CPU %d, beyond the machine's CPUs 0..%u (expected "
+				     "offline CPUs above the highest listed one to follow it without gaps: CPU %u is "
+				     "neither listed nor offline)", max_off, c->max_cpu, i);
+			else if (max_off >= 0)
 				yerr(c, hier_key->start_mark, "CPU %u is neither listed nor offline (expected CPUs "
 				     "numbered 0..%u, each in the hierarchy or in 'offline')", i, nr_cpus - 1);
 			else

@@ -43,7 +43,8 @@ static double std_normal(struct ss_rng *r)
 	return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
 }
 
-uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
+/* The draw itself, inlined into the interpreter (ss_wl_next runs once per action). */
+static inline uint64_t dist_draw(const struct ss_dist *d, struct ss_rng *r)
 {
 	switch (d->kind) {
 	case SS_DIST_CONST:
@@ -94,6 +95,11 @@ uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
 	}
 	}
 	return d->a;
+}
+
+uint64_t ss_dist_draw(const struct ss_dist *d, struct ss_rng *r)
+{
+	return dist_draw(d, r);
 }
 
 static void role_clear(struct ss_wl_role *r)
@@ -226,6 +232,7 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 	p->tasks_per_instance = w->tasks_per_instance;
 	p->nr_tasks = p->nr_instances * w->tasks_per_instance;
 	p->task = g_new0(struct ss_wl_task, p->nr_tasks);
+	p->prog = g_new0(struct ss_wl_prog, p->nr_tasks);
 	p->nr_sync = p->nr_instances * w->nr_local_sync + (w->nr_sync - w->nr_local_sync);
 	p->sync_parties = g_new0(uint32_t, p->nr_sync ? p->nr_sync : 1);
 	for (unsigned s = 0; s < w->nr_sync; s++) {
@@ -253,6 +260,8 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			task->role = r;
 			task->instance = i;
 			task->replica = k;
+			p->prog[t] = (struct ss_wl_prog){ .insn = role->insn, .nr_insn = role->nr_insn, .instance = i,
+							  .replica = k, .inst_base = i * p->tasks_per_instance };
 			task->spawned = role->spawned;
 			task->start_after_ns = role->start_after_ns;
 			task->stop_after_ns = role->stop_after_ns;
@@ -287,6 +296,7 @@ void ss_wl_plan_free(struct ss_wl_plan *p)
 	for (unsigned i = 0; i < p->nr_tasks; i++)
 		g_free(p->task[i].path);
 	g_free(p->task);
+	g_free(p->prog);
 	g_free(p->sync_parties);
 	g_free(p);
 }
@@ -306,42 +316,32 @@ void ss_wl_cursor_init(struct ss_wl_cursor *c)
 void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *c, struct ss_rng *rng,
 		struct ss_wl_action *out)
 {
-	const struct ss_wl_role *role;
-	const struct ss_wl_task *t;
+	const struct ss_wl_prog *t;
 
-	out->kind = SS_ACT_EXIT;
-	out->sync = false;
-	out->if_waiting = false;
-	out->pick = SS_PICK_ONE;
-	out->target = 0;
-	out->nr = 0;
-	out->count = 0;
-	out->ns = 0;
-	out->anchor_ns = 0;
+	*out = (struct ss_wl_action){ .kind = SS_ACT_EXIT, .pick = SS_PICK_ONE };
 	if (!p || task >= p->nr_tasks)
 		return;
-	t = &p->task[task];
-	role = &p->wl->role[t->role];
+	t = &p->prog[task];
 
 	for (;;) {
 		const struct ss_wl_insn *in;
 		uint32_t *left;
 
-		if (c->pc >= role->nr_insn)
+		if (c->pc >= t->nr_insn)
 			return;
-		in = &role->insn[c->pc];
+		in = &t->insn[c->pc];
 		switch ((enum ss_wl_op)in->op) {
 		case SS_OP_RUN:
 		case SS_OP_SLEEP:
 		case SS_OP_RUN_WALL:
 			out->kind = in->op == SS_OP_RUN ? SS_ACT_RUN : in->op == SS_OP_SLEEP ? SS_ACT_SLEEP : SS_ACT_RUN_WALL;
-			out->ns = ss_dist_draw(&in->dist, rng);
+			out->ns = dist_draw(&in->dist, rng);
 			c->pc++;
 			return;
 		case SS_OP_WAKE:
 		case SS_OP_SEND: {
 			const struct ss_wl_role *tr = &p->wl->role[in->arg];
-			uint32_t base = t->instance * p->tasks_per_instance + tr->first;
+			uint32_t base = t->inst_base + tr->first;
 
 			out->kind = in->op == SS_OP_WAKE ? SS_ACT_WAKE : SS_ACT_SEND;
 			out->sync = in->sync;
@@ -408,14 +408,14 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			const struct ss_wl_role *tr = &p->wl->role[in->arg];
 
 			out->kind = SS_ACT_SPAWN;
-			out->target = t->instance * p->tasks_per_instance + tr->first;
+			out->target = t->inst_base + tr->first;
 			out->nr = tr->count;
 			out->count = in->index;
 			c->pc++;
 			return;
 		}
 		case SS_OP_EXIT:
-			c->pc = (uint16_t)role->nr_insn;
+			c->pc = (uint16_t)t->nr_insn;
 			c->depth = 0;
 			return;
 		case SS_OP_WAIT:
@@ -450,6 +450,6 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 		}
 	}
 corrupt:
-	c->pc = (uint16_t)role->nr_insn;
+	c->pc = (uint16_t)t->nr_insn;
 	c->depth = 0;
 }

@@ -108,4 +108,18 @@ struct ss_workload {
 	bool *metric_roles;                /* nr_roles, or NULL */
 };
 
+/*
+ * What ss_wl_next needs of one task, in one place: the interpreter runs once
+ * per program action, and reaching the instructions through the plan's task,
+ * its role index, the workload and its role array was a chain of five
+ * dependent loads in front of the dispatch.
+ */
+struct ss_wl_prog {
+	const struct ss_wl_insn *insn;   /* the role's program */
+	uint32_t nr_insn;
+	uint32_t instance;               /* ss_wl_task.instance */
+	uint32_t replica;                /* ss_wl_task.replica */
+	uint32_t inst_base;              /* instance × tasks_per_instance: its instance's first task */
+};
+
 #endif

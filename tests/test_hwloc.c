@@ -394,7 +394,7 @@ static void test_smt_thread_offline(void **state)
 	assert_string_equal(levels(t, 6), "MC(7)");
 	assert_string_equal(levels(t, 0), "SMT(2) MC(7)");
 	assert_string_equal(levels(t, 7), "");
-	assert_true(strstr(warn, "CPUs 7 are offline") != NULL);
+	assert_true(strstr(warn, "CPU 7 is offline") != NULL);
 	ss_topology_free(t);
 	g_free(warn);
 	g_free(yaml);
@@ -423,7 +423,7 @@ static void test_offline_gap(void **state)
 	assert_true(t->cpu[2].offline);
 	assert_non_null(strstr(yaml, "offline: \"2\""));
 	assert_non_null(strstr(yaml, "- [3]"));
-	assert_true(strstr(warn, "CPUs 2 are offline") != NULL);
+	assert_true(strstr(warn, "CPU 2 is offline") != NULL);
 	assert_string_equal(levels(t, 3), "MC(7)");
 	assert_string_equal(levels(t, 0), "SMT(2) MC(7)");
 	assert_string_equal(L(t, t->cpu[0].sd[1].span), "0-1,3-7");
@@ -498,7 +498,36 @@ static void test_bad_files(void **state)
 	assert_null(ss_topology_import_hwloc(path, NULL, NULL, &err));
 	assert_int_equal(err->code, SS_ERROR_IO);
 	g_clear_error(&err);
+
+	/* a symlink to /dev/zero is refused before anything is read (it would never end) */
+	assert_int_equal(symlink("/dev/zero", path), 0);
+	assert_null(ss_topology_import_hwloc(path, NULL, NULL, &err));
+	assert_int_equal(err->code, SS_ERROR_IO);
+	if (!strstr(err->message, "not a regular file"))
+		fail_msg("%s", err->message);
+	g_clear_error(&err);
+	g_unlink(path);
 	g_free(path);
+
+	/* a negative os_index reads as what it says, not as 4294967295 */
+	struct gen g = { "pack:1 [numa] l3:1 core:2 pu:2", "GenuineIntel", NULL, NO_DIST, false, -1, NULL, { 0, 0 } };
+	char *xml = NULL, *neg, *at;
+
+	path = gen_xml(&g);
+	assert_true(g_file_get_contents(path, &xml, NULL, NULL));
+	at = strstr(xml, "type=\"PU\" os_index=\"3\"");
+	assert_non_null(at);
+	*strstr(at, "\"3\"") = 0;
+	neg = g_strconcat(xml, "\"-1\"", at + strlen(at) + 3, NULL);
+	assert_true(g_file_set_contents(path, neg, -1, NULL));
+	assert_null(ss_topology_import_hwloc(path, NULL, NULL, &err));
+	if (!strstr(err->message, "a PU with os_index -1 (expected CPU numbers 0..") || strstr(err->message, "4294967295"))
+		fail_msg("%s", err->message);
+	g_clear_error(&err);
+	g_unlink(path);
+	g_free(path);
+	g_free(xml);
+	g_free(neg);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
@@ -358,6 +359,165 @@ static const char *const offline_hand_yaml =
  * CPU's directory has no topology/ or cache/, and other CPUs' lists do not
  * name it.
  */
+/*
+ * A small consistent tree: 2 packages x 2 cores x 2 threads, siblings n and
+ * n+4, one L3 and one node per package, cpu/possible 0-7. Returns its root.
+ */
+static char *small_tree(void)
+{
+	char *root = g_dir_make_tmp("simsched-sysfs-XXXXXX", NULL);
+	char rel[128], txt[64];
+
+	assert_non_null(root);
+	put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n");
+	put(root, "sys/devices/system/cpu/online", "0-7\n");
+	put(root, "sys/devices/system/cpu/possible", "0-7\n");
+	for (unsigned c = 0; c < 8; c++) {
+		unsigned core = c % 4, pkg = core / 2;
+
+#define P(file, ...) do { g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/%s", c, file); \
+		g_snprintf(txt, sizeof(txt), __VA_ARGS__); put(root, rel, txt); } while (0)
+		P("topology/physical_package_id", "%u\n", pkg);
+		P("topology/core_id", "%u\n", core % 2);
+		P("topology/thread_siblings_list", "%u,%u\n", core, core + 4);
+		P("cache/index0/level", "1\n");
+		P("cache/index0/type", "Data\n");
+		P("cache/index0/shared_cpu_list", "%u,%u\n", core, core + 4);
+		P("cache/index3/level", "3\n");
+		P("cache/index3/type", "Unified\n");
+		P("cache/index3/shared_cpu_list", pkg ? "2-3,6-7\n" : "0-1,4-5\n");
+#undef P
+	}
+	put(root, "sys/devices/system/node/node0/cpulist", "0-1,4-5\n");
+	put(root, "sys/devices/system/node/node0/distance", "10 21\n");
+	put(root, "sys/devices/system/node/node1/cpulist", "2-3,6-7\n");
+	put(root, "sys/devices/system/node/node1/distance", "21 10\n");
+	return root;
+}
+
+/* Import root: NULL and *msg set on error; the YAML otherwise. */
+static char *import_root(const char *root, GPtrArray *w, char **msg)
+{
+	GError *err = NULL;
+	char *yaml = ss_topology_import_sysfs(root, "t", w, &err);
+
+	*msg = NULL;
+	if (!yaml) {
+		assert_non_null(err);
+		assert_true(err->domain == SS_ERROR);
+		*msg = g_strdup(err->message);
+		g_error_free(err);
+	}
+	return yaml;
+}
+
+/* Change one file of a fresh small tree (text NULL: remove it; "->X": symlink to X) and expect an error. */
+static void tree_error(const char *rel, const char *text, const char *want1, const char *want2)
+{
+	char *root = small_tree(), *p = g_build_filename(root, rel, NULL), *msg;
+
+	if (!text) {
+		rm_tree(p);
+	} else if (g_str_has_prefix(text, "->")) {
+		g_remove(p);
+		assert_int_equal(symlink(text + 2, p), 0);
+	} else {
+		put(root, rel, text);
+	}
+	char *yaml = import_root(root, NULL, &msg);
+	if (yaml)
+		fail_msg("%s = %s: imported without error", rel, text ? text : "(removed)");
+	if (!strstr(msg, want1) || (want2 && !strstr(msg, want2)) || !strstr(msg, "(expected"))
+		fail_msg("%s: unexpected message: %s", rel, msg);
+	g_free(msg);
+	g_free(p);
+	rm_tree(root);
+	g_free(root);
+}
+
+static void test_inconsistent_trees(void **state)
+{
+	(void)state;
+	/* the tree itself imports */
+	{
+		char *root = small_tree(), *msg;
+		char *yaml = import_root(root, NULL, &msg);
+
+		if (!yaml)
+			fail_msg("%s", msg);
+		g_free(yaml);
+		rm_tree(root);
+		g_free(root);
+	}
+	/* device files and FIFOs are refused before reading (/dev/zero would never end) */
+	tree_error("sys/devices/system/cpu/online", "->/dev/zero", "cpu/online: not a regular file", NULL);
+	tree_error("sys/devices/system/cpu/cpu1/topology/core_id", "->/dev/zero", "cpu1/topology/core_id: not a regular", NULL);
+	tree_error("proc/cpuinfo", "->/dev/zero", "proc/cpuinfo: not a regular file", NULL);
+	/* a sysfs attribute is at most one page */
+	{
+		char *big = g_strnfill(5000, '0');
+
+		tree_error("sys/devices/system/cpu/cpu2/topology/core_id", big, "core_id: larger than 4096 bytes",
+			   "at most one page");
+		g_free(big);
+	}
+	/* CPUs the machine cannot have (beyond cpu/possible) */
+	tree_error("sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,4,99\n",
+		   "cpu0/topology/thread_siblings_list: names CPU 99, which is not in cpu/possible", NULL);
+	tree_error("sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list", "0-1,4-5,40\n",
+		   "index3/shared_cpu_list: names CPU 40", NULL);
+	tree_error("sys/devices/system/node/node0/cpulist", "0-1,4-5,40\n", "node0/cpulist: names CPU 40", NULL);
+	/* SMT siblings in different packages, or -1 on one of them (-1 is an id of its own, as v6.6 compares it) */
+	tree_error("sys/devices/system/cpu/cpu4/topology/physical_package_id", "1\n",
+		   "cpu0/topology/physical_package_id: 0 but its SMT sibling's", "cpu4/topology/physical_package_id: 1");
+	tree_error("sys/devices/system/cpu/cpu0/topology/physical_package_id", "-1\n",
+		   "cpu0/topology/physical_package_id: -1 but its SMT sibling's", "cpu0 and cpu4");
+	tree_error("sys/devices/system/cpu/cpu5/topology/core_id", "0\n", "cpu1/topology/core_id: 1 but", "cpu5");
+	/* one CPU without cache information while the others have it */
+	tree_error("sys/devices/system/cpu/cpu3/cache", NULL, "cpu3/cache: no Unified or Data cache", "cpu0/cache has one");
+	/* the real cause, not "disagrees with cpu0's" */
+	tree_error("sys/devices/system/cpu/cpu0/cache/index3", NULL, "cpu0/cache: highest Unified/Data cache is level 1",
+		   "level 3");
+	tree_error("sys/devices/system/cpu/cpu1/cache/index3/type", "Weird\n",
+		   "cpu1/cache/index3/type: unknown cache type \"Weird\"", NULL);
+
+	/* possible but offline CPUs in a cache list are dropped; a sparse large node id is kept */
+	{
+		char *root = small_tree(), *msg, *p, *old = g_build_filename(root, "sys/devices/system/node/node1", NULL);
+		GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+
+		put(root, "sys/devices/system/cpu/possible", "0-15\n");
+		put(root, "sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list", "0-1,4-5,8-9\n");
+		p = g_build_filename(root, "sys/devices/system/node/node99999999", NULL);
+		assert_int_equal(g_rename(old, p), 0);
+		char *yaml = import_root(root, w, &msg);
+		if (!yaml)
+			fail_msg("%s", msg);
+		assert_non_null(strstr(yaml, "# node99999999"));
+		assert_non_null(strstr(yaml, "- cpus: \"0-1,4-5\"    # node0"));
+		g_free(yaml);
+		g_free(p);
+		g_free(old);
+		g_ptr_array_free(w, TRUE);
+		rm_tree(root);
+		g_free(root);
+	}
+	/* the capacity warning names its file */
+	{
+		char *root = small_tree(), *msg;
+		GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+
+		put(root, "sys/devices/system/cpu/cpu4/cpu_capacity", "512\n");
+		char *yaml = import_root(root, w, &msg);
+		assert_non_null(yaml);
+		assert_true(has_warning(w, "cpu4/cpu_capacity: cpu4's capacity 512 differs from its SMT sibling cpu0's 1024"));
+		g_free(yaml);
+		g_ptr_array_free(w, TRUE);
+		rm_tree(root);
+		g_free(root);
+	}
+}
+
 static void test_offline_hole(void **state)
 {
 	GError *err = NULL;
@@ -405,7 +565,7 @@ static void test_offline_hole(void **state)
 		if (strstr(g_ptr_array_index(w, i), "offline"))
 			nr_offline_warnings++;
 	assert_int_equal(nr_offline_warnings, 1);
-	assert_true(has_warning(w, "cpu/online: CPUs 5 are offline"));
+	assert_true(has_warning(w, "cpu/online: CPU 5 is offline"));
 	assert_non_null(strstr(yaml, "\noffline: \"5\""));
 	assert_non_null(strstr(yaml, "# 16 CPUs (15 online, offline 5)"));
 	assert_non_null(strstr(yaml, "cpus: \"4,6-7,12-15\""));
@@ -474,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_offline_hole),
+		cmocka_unit_test(test_inconsistent_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,8 +169,8 @@ static void test_topology_errors(void **state)
 	(void)state;
 	expect_topo_error("name: x\nvendor: arm\noffline: [2, 3, 2]\ncores: \"0-1\"\n", "bad.yaml:3:17:",
 			  "CPU 2 is listed twice in 'offline'");
-	expect_topo_error("name: x\nvendor: arm\noffline: \"3\"\ncores: \"0-1\"\n", "bad.yaml:4:1:",
-			  "CPU 2 is neither listed nor offline");
+	expect_topo_error("name: x\nvendor: arm\noffline: \"3\"\ncores: \"0-1\"\n", "bad.yaml:3:10:",
+			  "'offline' names CPU 3, beyond the machine's CPUs 0..1 (expected offline CPUs above the highest listed one to follow it without gaps: CPU 2 is neither listed nor offline)");
 	expect_topo_error("name: x\nvendor: arm\noffline: \"0-1\"\ncores: \"0-1\"\n", "bad.yaml:3:1:",
 			  "every CPU is offline");
 	expect_topo_error("name: x\nvendor: arm\noffline: \"2-3\"\nnodes: [{cores: \"0-1\"}, {cores: \"2-3\"}]\n",

@@ -1028,6 +1028,18 @@ static void test_bad_strings(void **state)
 		{ "name: x\nvendor: intel\ncores: \"0\xff\"\n", "<string>:3:10: YAML syntax error: " },
 		{ "name: x\nvendor: intel\nllcs:\n  - clusters:\n      - cores: [0]\n    cpus: \"0-1\"\n",
 		  "<string>:6:11: this llc declares 'cpus' 0-1 but the levels inside it list only 0 (missing: 1)" },
+		/* a CPU twice inside one cpulist string is as wrong as twice in a list */
+		{ "name: x\nvendor: intel\ncores: \"0-3,3\"\n",
+		  "<string>:3:13: CPU 3 is listed twice in the cpulist '0-3,3' of cores (first at 3:9;" },
+		{ "name: x\nvendor: intel\ncores: [\"0,0\", 1]\n",
+		  "<string>:3:12: CPU 0 is listed twice in the cpulist '0,0' of cores (first at 3:10;" },
+		{ "name: x\nvendor: intel\noffline: \"1,1\"\ncores: \"0-3\"\n",
+		  "<string>:3:13: CPU 1 is listed twice in the cpulist '1,1' of offline (first at 3:11;" },
+		{ "name: x\nvendor: intel\noffline: \"1-2,2-3\"\ncores: \"0-3\"\n",
+		  "<string>:3:15: CPU 2 is listed twice in the cpulist '1-2,2-3' of offline (first at 3:11;" },
+		{ "name: x\nvendor: intel\noffline: \"9\"\ncores: \"0-3\"\n",
+		  "<string>:3:10: 'offline' names CPU 9, beyond the machine's CPUs 0..3 (expected" },
+		{ "name: \"\"\nvendor: intel\ncores: \"0-3\"\n", "<string>:1:7: name is empty (expected" },
 	};
 	(void)state;
 

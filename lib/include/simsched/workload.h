@@ -95,6 +95,7 @@ struct ss_wl_cursor {
 };
 
 struct ss_workload;   /* parsed file, immutable, shareable between threads */
+struct ss_wl_prog;    /* internal (workload_priv.h) */
 
 /** One task of an instantiated workload. */
 struct ss_wl_task {
@@ -150,6 +151,8 @@ struct ss_wl_plan {
 	 */
 	unsigned nr_sync;
 	uint32_t *sync_parties;
+	/* per task: the interpreter's view of its program (internal, filled by ss_workload_instantiate) */
+	struct ss_wl_prog *prog;
 };
 
 /**
