@@ -406,6 +406,7 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(e, "context_switches", (double)cs->nr_switches);
 		cJSON_AddNumberToObject(e, "wakeups", (double)cs->wakeups);
 		cJSON_AddNumberToObject(e, "mean_nr_running", r->duration_ns ? round3((double)cs->nr_running_ns / (double)r->duration_ns) : 0.0);
+		cJSON_AddNumberToObject(e, "rqs_probed", (double)cs->probed);
 		cJSON_AddItemToArray(a, e);
 	}
 	o = cJSON_AddObjectToObject(root, "engine");

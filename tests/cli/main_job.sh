@@ -32,6 +32,8 @@ for k, j in r.items():
     assert j["run"]["nr_cpus"] == 128 and j["run"]["kernel_model"] == "v6.6"
     assert j["throughput"]["transactions"] > 0, k
     assert len(j["per_cpu"]) == 128 and len(j["nr_idle_scan"]["llc"]) == 4
+    # per-CPU probe counts add up to the scans' total, and scans did probe
+    assert sum(c["rqs_probed"] for c in j["per_cpu"]) == j["select_idle_sibling"]["rqs_probed"] > 0, k
     lat = j["wakeup_latency_ns"]
     assert lat["count"] > 0 and lat["p50"] <= lat["p99"] <= lat["max"], (k, lat)
     assert j["run"]["instances"] == (32 if k.endswith("-25") else 128)

@@ -40,7 +40,7 @@ struct ss_cpu_stats {
 	uint64_t nr_switches;      /* context switches */
 	uint64_t wakeups;          /* tasks woken onto this CPU */
 	uint64_t nr_running_ns;    /* Σ nr_running × ns (time-weighted mean runqueue depth numerator) */
-	uint64_t probed;           /* times its rq was probed by a wakeup scan (ss_charge_probe); not in the JSON */
+	uint64_t probed;           /* times its rq was probed by a wakeup scan (ss_charge_probe); per_cpu[].rqs_probed */
 };
 
 /**
