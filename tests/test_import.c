@@ -18,6 +18,7 @@
 #include "simsched/sim.h"
 #include "simsched/workload.h"
 #include "simsched/error.h"
+#include "sysfs_tree.h"
 
 static char *tree(const char *name)
 {
@@ -223,33 +224,6 @@ static void test_live(void **state)
 	for (unsigned i = 0; i < w->len; i++)
 		print_message("live warning: %s\n", (const char *)g_ptr_array_index(w, i));
 	g_ptr_array_free(w, TRUE);
-}
-
-/* Write ROOT/rel with text, creating directories. */
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *p = g_build_filename(root, rel, NULL), *dir = g_path_get_dirname(p);
-
-	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
-	assert_true(g_file_set_contents(p, text, -1, NULL));
-	g_free(dir);
-	g_free(p);
-}
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *e;
-
-	if (d) {
-		while ((e = g_dir_read_name(d))) {
-			char *p = g_build_filename(path, e, NULL);
-			rm_tree(p);
-			g_free(p);
-		}
-		g_dir_close(d);
-	}
-	g_remove(path);
 }
 
 /*

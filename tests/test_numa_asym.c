@@ -34,6 +34,7 @@
 #include "simsched/topology.h"
 #include "simsched/workload.h"
 #include "machine_helpers.h"
+#include "sysfs_tree.h"
 
 #define ASYM4_HEAD                                                                                      \
 	"name: asym4\nvendor: arm\n"                                                                     \
@@ -287,32 +288,6 @@ static void test_programmatic(void **state)
 	t = load_file("topologies/kunpeng920.yaml");
 	assert_null(ss_topology_warnings(t)[0]);
 	ss_topology_free(t);
-}
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *p = g_build_filename(root, rel, NULL), *dir = g_path_get_dirname(p);
-
-	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
-	assert_true(g_file_set_contents(p, text, -1, NULL));
-	g_free(dir);
-	g_free(p);
-}
-
-static void rm_tree(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *e;
-
-	if (d) {
-		while ((e = g_dir_read_name(d))) {
-			char *p = g_build_filename(path, e, NULL);
-			rm_tree(p);
-			g_free(p);
-		}
-		g_dir_close(d);
-	}
-	g_remove(path);
 }
 
 /*
