@@ -698,7 +698,8 @@ static void assert_near(uint64_t x, uint64_t want, uint64_t tol)
  *             -> runs 320-330, then waits on "queue" again
  *   periods 2-5 repeat 0-1; thread1 ends after its run at 1120.
  * thread1 runs 20 ms, 10 ms, 20 ms, 10 ms, 20 ms, 10 ms per period, 90 ms.
- * (With wakeups kept for whoever waits next it ran 20 ms in every period.)
+ * (With wakeups kept for whoever waited next, the signal at 210 woke its
+ * suspend and it ran 20 ms in every period until its 90 ms were done.)
  */
 static void test_sim_example5(void **state)
 {
