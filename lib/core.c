@@ -1147,6 +1147,54 @@ static uint64_t wake_blocked(struct ss_sim *sim, struct ss_task *t, bool sync)
 }
 
 /*
+ * unlock of mutex m by its owner p on rq: hand it to the first waiter (FIFO)
+ * and wake it (futex wake: no WF_SYNC). Returns the wakeup's probing cost
+ * (ns of p's CPU).
+ */
+static uint64_t mutex_unlock(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, struct ss_sync_obj *m)
+{
+	struct ss_task *w = waitq_pop(sim, &m->head, &m->tail);
+	uint64_t cost = 0;
+
+	m->owner = w ? w->id + 1 : 0;
+	if (w) {
+		sim->current = p;
+		sim->this_cpu = rq->cpu;
+		cost = wake_blocked(sim, w, false);
+		sim->current = NULL;
+	}
+	return cost;
+}
+
+/*
+ * pthread_cond_signal() / pthread_cond_broadcast() by p on rq: take the
+ * first waiter (all of them) off condition cv's wait queue and wake it
+ * (glibc: FUTEX_WAKE of 1 / of all; futex_wake() -> wake_up_q(): no
+ * WF_SYNC; the futex queue is FIFO among SCHED_OTHER waiters). Nobody
+ * waiting: nothing happens, the wakeup is lost (a condition has no
+ * memory). A waiter still on its way to sleep (its mutex release is being
+ * paid for, or it was preempted there) is only marked: its futex_wait()
+ * returns at once. Returns the probing cost (ns of p's CPU).
+ */
+static uint64_t cond_wake(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, struct ss_sync_obj *cv, bool all)
+{
+	uint64_t cost = 0;
+
+	sim->current = p;
+	sim->this_cpu = rq->cpu;
+	for (struct ss_task *w; (w = waitq_pop(sim, &cv->head, &cv->tail));) {
+		if (w->state == SS_TASK_BLOCKED)
+			cost += wake_blocked(sim, w, false);
+		else
+			w->block_on = SS_BLOCK_COND_SIGNALLED;
+		if (!all)
+			break;
+	}
+	sim->current = NULL;
+	return cost;
+}
+
+/*
  * send: one message into t's channel. A blocked receiver is woken (pipe_write
  * / unix_stream_sendmsg wake the reader with wake_up_interruptible_sync_poll:
  * WF_SYNC if the statement says so). A full channel blocks the sender, which
@@ -1441,22 +1489,13 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		}
 		case SS_ACT_UNLOCK: {
 			struct ss_sync_obj *m = &sim->sync[a.target];
-			struct ss_task *w;
-			uint64_t cost = 0;
+			uint64_t cost;
 
 			if (m->owner != p->id + 1) {
 				sim_fail(sim, "task %s unlocks a mutex it does not hold", sim->plan->task[p->id].path);
 				return;
 			}
-			/* hand the mutex to the first waiter (FIFO) and wake it (futex wake: no WF_SYNC) */
-			w = waitq_pop(sim, &m->head, &m->tail);
-			m->owner = w ? w->id + 1 : 0;
-			if (w) {
-				sim->current = p;
-				sim->this_cpu = rq->cpu;
-				cost = wake_blocked(sim, w, false);
-				sim->current = NULL;
-			}
+			cost = mutex_unlock(sim, rq, p, m);
 			if (cost) {
 				p->scan_pending = cost;
 				continue;
@@ -1482,6 +1521,58 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			for (struct ss_task *w; (w = waitq_pop(sim, &b->head, &b->tail));)
 				cost += wake_blocked(sim, w, false);
 			sim->current = NULL;
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_COND_WAIT: {
+			/*
+			 * pthread_cond_wait(cond, mutex), as glibc orders it: join the
+			 * condition's wait queue, then release the mutex (which may wake
+			 * its next owner), then sleep (futex_wait). Queued before the
+			 * release, the task cannot miss a signal sent under the mutex.
+			 * If the release's wakeup costs probing time, or its wakee
+			 * preempts the task, the sleep is a second step (count 1), taken
+			 * when the task runs again unless a signal came meanwhile. Once
+			 * woken, the task locks the mutex (a held LOCK), whether it held
+			 * it before or not: pthread_cond_wait() returns with it locked.
+			 */
+			uint64_t cost = 0;
+
+			if (!a.count) {
+				struct ss_sync_obj *cv = &sim->sync[a.target];
+
+				waitq_push(sim, &cv->head, &cv->tail, p);
+				p->block_on = SS_BLOCK_COND;
+				if (a.nr && sim->sync[a.nr - 1].owner == p->id + 1)
+					cost = mutex_unlock(sim, rq, p, &sim->sync[a.nr - 1]);
+				if (cost || rq->curr != p) {
+					p->held = a;
+					p->held.count = 1;
+					p->has_held = true;
+					p->scan_pending = cost;
+					if (cost)
+						continue;
+					return;
+				}
+			}
+			if (a.nr) {
+				p->held = (struct ss_wl_action){ .kind = SS_ACT_LOCK, .target = a.nr - 1 };
+				p->has_held = true;
+			}
+			if (p->block_on == SS_BLOCK_COND_SIGNALLED)
+				continue;   /* signalled before it slept: futex_wait() returns at once */
+			block_current(sim, rq, p, SS_BLOCK_COND);
+			return;
+		}
+		case SS_ACT_COND_SIGNAL:
+		case SS_ACT_COND_BROADCAST: {
+			uint64_t cost = cond_wake(sim, rq, p, &sim->sync[a.target], a.kind == SS_ACT_COND_BROADCAST);
+
 			if (cost) {
 				p->scan_pending = cost;
 				continue;

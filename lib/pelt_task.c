@@ -270,6 +270,9 @@ static const char *action_name(enum ss_wl_action_kind k)
 	case SS_ACT_BARRIER: return "barrier";
 	case SS_ACT_SPAWN: return "spawn";
 	case SS_ACT_RUN_WALL: return "run_wall";
+	case SS_ACT_COND_WAIT: return "cond_wait";
+	case SS_ACT_COND_SIGNAL: return "cond_signal";
+	case SS_ACT_COND_BROADCAST: return "cond_broadcast";
 	}
 	return "?";
 }
@@ -313,6 +316,23 @@ static bool next_workload(struct replay *r, struct seg *sg)
 			sg->kind = SEG_SLEEP;
 			sg->until = add_sat(r->now, r->s->wait_ns);
 			return true;
+		case SS_ACT_COND_WAIT:
+			/* alone: nobody signals the condition (its own signals, sent while
+			 * nobody waited, were lost), so the wait always blocks */
+			if (!r->s->wait_ns) {
+				g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
+					    "task %s waits on a condition variable at %llu ns; alone on a CPU nobody "
+					    "signals it (give the time a wait blocks, --wait-time)",
+					    t->path, (unsigned long long)r->now);
+				return false;
+			}
+			sg->kind = SEG_SLEEP;
+			sg->until = add_sat(r->now, r->s->wait_ns);
+			return true;
+		case SS_ACT_COND_SIGNAL:
+		case SS_ACT_COND_BROADCAST:
+			/* alone: nobody waits, the wakeup is lost */
+			break;
 		case SS_ACT_RUN_WALL:
 			/* alone and never preempted: wall time is run time */
 			sg->kind = SEG_RUN;

@@ -14,7 +14,10 @@
  *     anything with a scheduling meaning simsched does not model is an
  *     error naming its JSON path ("file: tasks.t.phases.p.mem: ...").
  *  3. lower each thread to a role program of the workload language
- *     (workload_priv.h): run, sleep, wake, wait, loop, transaction marks.
+ *     (workload_priv.h): run, sleep, timer, mutexes, barriers, condition
+ *     variables, spawn, loops, transaction marks. rt-app's events do what
+ *     src/rt-app.c run_event() does with the resources that
+ *     src/rt-app_parse_config.c parse_task_event_data() names.
  *
  * Documented in docs/workloads.md, "rt-app import"; keep them in step.
  */
@@ -99,10 +102,23 @@ struct ctx {
 	GPtrArray *warnings;  /* char *, one per kind */
 	GString *dups;        /* paths of numbered duplicate keys */
 	GString *ignored;     /* global settings without scheduling meaning */
-	bool warned_tokens, warned_dl, warned_mutex, warned_rr, warned_fork;
+	bool warned_dl, warned_mutex, warned_fork, warned_suspend;
 	struct ss_workload *w;
 	unsigned total_insn;
-	GPtrArray *mutexes;   /* names of the mutexes (lock, unlock, wait/sync's mutex): sync ids 1.. */
+	GPtrArray *res;       /* struct res *: the mutexes, conditions and barriers, sync ids 1.. */
+};
+
+/*
+ * rt-app's resources (rt-app_parse_config.c get_resource_index()): one per
+ * name and type, created where an event first names it. A mutex and a
+ * condition of the same name are two resources.
+ */
+enum res_kind { RES_MUTEX, RES_COND, RES_BARRIER };
+
+struct res {
+	char *name;
+	enum res_kind kind;
+	uint32_t parties;     /* RES_BARRIER */
 };
 
 /* rt-app FORKS_LIMIT: forks of one thread description before rt-app gives up */
@@ -137,6 +153,14 @@ static void warn(struct ctx *c, const char *fmt, ...)
 	g_ptr_array_add(c->warnings, g_strdup_printf("%s: %s", c->file, m));
 	g_free(m);
 	va_end(ap);
+}
+
+static void res_free(gpointer p)
+{
+	struct res *r = p;
+
+	g_free(r->name);
+	g_free(r);
 }
 
 static void event_free(gpointer p)
@@ -472,10 +496,20 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 		e->ref = g_strdup(s);
 		return true;
 	case EV_SUSPEND:
-		if (!get_string(c, v, path, &s))
-			return false;
-		/* workgen fills an empty suspend with the thread's own name */
-		e->ref = g_strdup(*s ? s : t->name);
+		/*
+		 * rt-app's parse_task_event_data() ignores the value since commit
+		 * 32fcddf (2025): a thread suspends on its own name (the name of
+		 * its description, shared by its instances and forks); before, it
+		 * suspended on the string (workgen filled an empty one with the
+		 * thread's name)
+		 */
+		if (cJSON_IsString(v) && *v->valuestring && strcmp(v->valuestring, t->name) && !c->warned_suspend) {
+			c->warned_suspend = true;
+			warn(c, "%s: \"suspend\": \"%s\" suspends thread '%s' on its own name, as rt-app does since "
+				"it ignores the value (rt-app before 2025 suspended on '%s')", path, v->valuestring,
+			     t->name, v->valuestring);
+		}
+		e->ref = g_strdup(t->name);
 		return true;
 	case EV_WAIT:
 	case EV_SYNC:
@@ -826,53 +860,6 @@ static struct thread *find_thread(struct ctx *c, const char *name)
 	return NULL;
 }
 
-/* Tasks per instance of role r (the launcher and initial threads: 1; a fork role: its slots). */
-static unsigned role_count(struct ctx *c, uint32_t r)
-{
-	for (guint i = 0; i < c->threads->len; i++) {
-		const struct thread *t = g_ptr_array_index(c->threads, i);
-
-		if (t->forked && r == t->fork_role)
-			return t->fork_slots;
-	}
-	return 1;
-}
-
-static bool thread_uses(const struct thread *t, enum ev_kind k1, enum ev_kind k2, enum ev_kind k3, const char *ref)
-{
-	for (guint p = 0; p < t->phases->len; p++) {
-		const struct phase *ph = g_ptr_array_index(t->phases, p);
-
-		for (guint e = 0; e < ph->events->len; e++) {
-			const struct event *ev = g_ptr_array_index(ph->events, e);
-
-			if ((ev->kind == k1 || ev->kind == k2 || ev->kind == k3) && !strcmp(ev->ref, ref))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Roles of the threads that wait on condition `ref` (wait, sync, suspend), ascending. */
-static GArray *waiters_of(struct ctx *c, const char *ref)
-{
-	GArray *r = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-
-	for (guint i = 0; i < c->threads->len; i++) {
-		const struct thread *t = g_ptr_array_index(c->threads, i);
-
-		if (!thread_uses(t, EV_WAIT, EV_SYNC, EV_SUSPEND, ref))
-			continue;
-		for (unsigned k = 0; k < t->instances; k++) {
-			uint32_t role = t->first_role + k;
-			g_array_append_val(r, role);
-		}
-		if (t->forked)
-			g_array_append_val(r, t->fork_role);
-	}
-	return r;
-}
-
 /* Roles of the threads that use barrier `ref`; false + error if one uses it twice or is forked. */
 static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
 {
@@ -932,7 +919,6 @@ static bool emit(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op
 	in.arg = arg;
 	in.dist.kind = SS_DIST_CONST;
 	in.dist.a = ns;
-	in.which = SS_WHICH_INDEX;   /* WAKE: the role's only task (index 0) */
 	if (op == SS_OP_SPAWN)
 		in.index = 1;        /* one thread per fork, as create_thread() */
 	return emit_insn(c, code, path, &in);
@@ -952,108 +938,37 @@ static bool emit_timer(struct ctx *c, GArray *code, const char *path, uint64_t n
 	return emit_insn(c, code, path, &in);
 }
 
-/* A wakeup of every task of role r: the only one, or all the forks of a fork role. */
-static bool emit_wake_role(struct ctx *c, GArray *code, const char *path, uint32_t r)
+/* A COND_* statement on condition `cond`; COND_WAIT: mutex = its sync id + 1, 0 = none. */
+static bool emit_cond(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op, uint32_t cond,
+		      uint32_t mutex)
 {
 	struct ss_wl_insn in;
 
 	memset(&in, 0, sizeof(in));
-	in.op = SS_OP_WAKE;
-	in.arg = r;
-	in.dist.kind = SS_DIST_CONST;
-	in.which = role_count(c, r) > 1 ? SS_WHICH_ALL : SS_WHICH_INDEX;
+	in.op = (uint8_t)op;
+	in.arg = cond;
+	in.index = mutex;
 	return emit_insn(c, code, path, &in);
 }
 
-/* broad, resume: wake every waiting role of `to` but `self` */
-static bool emit_wakes(struct ctx *c, GArray *code, const char *path, GArray *to, uint32_t self)
-{
-	for (guint i = 0; i < to->len; i++) {
-		uint32_t r = g_array_index(to, uint32_t, i);
-
-		if (r == self && role_count(c, r) > 1)
-			return fail(c, path, "a forked thread wakes the condition its other forks wait on: the "
-					     "wakeup of all of them would reach itself too, which is not modelled");
-		if (r != self && !emit_wake_role(c, code, path, r))
-			return false;
-	}
-	return true;
-}
-
 /*
- * signal, sync: pthread_cond_signal() wakes one waiter, the first in the
- * condition's wait list. One waiting task: a wakeup of it. Several: a
- * round robin over them, in role order (see docs/workloads.md).
+ * sync id of resource `name` of `kind`, registered in first-use order after
+ * the start barrier (rt-app's get_resource_index(): a name and a type).
  */
-static bool emit_signal(struct ctx *c, GArray *code, const struct event *e, uint32_t self)
+static uint32_t res_id(struct ctx *c, const char *name, enum res_kind kind)
 {
-	GArray *to = waiters_of(c, e->ref);
-	guint n = 0, tasks = 0;
-	uint32_t lo = 0, hi = 0;
-	bool ok = true, span = true;
+	struct res *r;
 
-	for (guint i = 0; i < to->len; i++) {
-		uint32_t r = g_array_index(to, uint32_t, i);
-
-		if (r == self) {
-			if (role_count(c, r) > 1) {
-				ok = fail(c, e->path, "a forked thread signals the condition '%s' its other forks wait "
-						      "on, which is not modelled", e->ref);
-				goto out;
-			}
-			continue;
-		}
-		if (n++ == 0)
-			lo = r;
-		else if (r != hi + 1)
-			span = false;
-		hi = r;
-		tasks += role_count(c, r);
-	}
-	if (tasks == 0)
-		goto out;   /* nobody waits: pthread_cond_signal() does nothing */
-	if (tasks == 1 || (n == 1 && role_count(c, lo) == 1)) {
-		ok = emit_wake_role(c, code, e->path, lo);
-		goto out;
-	}
-	if (!span) {
-		ok = fail(c, e->path, "%s '%s' wakes one of %u waiting threads that are not consecutive in the "
-				      "file (or include the signalling thread); simsched picks among them by round robin "
-				      "over consecutive threads only: put the waiting threads next to each other, or use "
-				      "'broad' to wake all of them", ev_name(e->kind), e->ref, tasks);
-		goto out;
-	}
-	if (!c->warned_rr) {
-		c->warned_rr = true;
-		warn(c, "%s: signal/sync with several waiting threads wakes them in turn (round robin in file "
-			"order); pthread_cond_signal() wakes the first thread in the wait list, the same when the "
-			"waiters wait in that order, another one when the thread whose turn it is still runs",
-		     e->path);
-	}
-	{
-		struct ss_wl_insn in;
-
-		memset(&in, 0, sizeof(in));
-		in.op = SS_OP_WAKE;
-		in.arg = lo;
-		in.index = hi;
-		in.which = SS_WHICH_RR_SPAN;
-		in.dist.kind = SS_DIST_CONST;
-		ok = emit_insn(c, code, e->path, &in);
-	}
-out:
-	g_array_free(to, TRUE);
-	return ok;
-}
-
-/* sync id of mutex `name` (registered in first-use order after the start barrier) */
-static uint32_t mutex_id(struct ctx *c, const char *name)
-{
-	for (guint i = 0; i < c->mutexes->len; i++)
-		if (!strcmp(g_ptr_array_index(c->mutexes, i), name))
+	for (guint i = 0; i < c->res->len; i++) {
+		r = g_ptr_array_index(c->res, i);
+		if (r->kind == kind && !strcmp(r->name, name))
 			return START_BARRIER + 1 + i;
-	g_ptr_array_add(c->mutexes, g_strdup(name));
-	return START_BARRIER + c->mutexes->len;
+	}
+	r = g_new0(struct res, 1);
+	r->name = g_strdup(name);
+	r->kind = kind;
+	g_ptr_array_add(c->res, r);
+	return START_BARRIER + c->res->len;
 }
 
 static bool held_has(GPtrArray *held, const char *m)
@@ -1085,42 +1000,62 @@ static bool held_same(GPtrArray *a, GPtrArray *b)
 }
 
 /*
- * pthread_cond_wait(cond, mutex): release the mutex, sleep, take it again.
- * If the thread holds the mutex here (lock events before it), that is
- * unlock, wait, lock; if not, rt-app calls pthread_cond_wait() with a mutex
- * it does not hold (undefined): a plain wait, with a warning.
+ * pthread_cond_wait(cond, mutex) (rt-app.c run_event(), rtapp_wait): on
+ * the condition's wait queue, release the mutex, sleep until a signal or
+ * broadcast, lock the mutex again — the language's COND_WAIT, which queues
+ * before it releases, so a signal sent under the mutex is never lost.
+ *
+ * If the thread does not hold the mutex here (no lock event before it),
+ * rt-app calls pthread_cond_wait() with a mutex it does not hold, which
+ * POSIX leaves undefined. glibc (pthread_cond_wait.c, the default mutex
+ * type) releases the mutex without checking its owner and returns with it
+ * locked; COND_WAIT releases it if this thread holds it (from its last
+ * wait) and locks it on return, so threads that wait with the same mutex
+ * unheld run one at a time between their waits, as under glibc. A warning
+ * says so.
  */
 static bool emit_cond_wait(struct ctx *c, GArray *code, const struct event *e, GPtrArray *held)
 {
-	uint32_t id;
-
-	if (!held_has(held, e->mutex)) {
-		if (!c->warned_mutex) {
-			c->warned_mutex = true;
-			warn(c, "%s: the thread does not hold mutex '%s' here (no lock event before): modelled as a "
-				"wait without the mutex (pthread_cond_wait() with a mutex the caller does not hold is "
-				"undefined)", e->path, e->mutex);
-		}
-		return emit(c, code, e->path, SS_OP_WAIT, 1, 0);
+	if (!held_has(held, e->mutex) && !c->warned_mutex) {
+		c->warned_mutex = true;
+		warn(c, "%s: the thread does not hold mutex '%s' here (no lock event before): pthread_cond_wait() "
+			"with a mutex the caller does not hold is undefined; modelled as glibc runs it: the wait "
+			"returns holding the mutex and releases it at the next wait, so threads waiting with the same "
+			"mutex unheld run one at a time between their waits", e->path, e->mutex);
 	}
-	id = mutex_id(c, e->mutex);
-	return emit(c, code, e->path, SS_OP_UNLOCK, id, 0) && emit(c, code, e->path, SS_OP_WAIT, 1, 0) &&
-	       emit(c, code, e->path, SS_OP_LOCK, id, 0);
+	return emit_cond(c, code, e->path, SS_OP_COND_WAIT, res_id(c, e->ref, RES_COND),
+			 res_id(c, e->mutex, RES_MUTEX) + 1);
 }
 
-static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, const struct event *e, uint32_t self,
-			GPtrArray *held, bool *time)
+/*
+ * suspend and resume (rt-app.c run_event(), rtapp_suspend / rtapp_resume):
+ * the condition and the mutex named after the thread (rt-app_parse_config.c
+ * parse_task_event_data(): a resource of type wait and one of type mutex),
+ * so "resume": "T" reaches every instance and fork of T suspended now, and
+ * a "wait" or "signal" on ref "T" uses the same condition:
+ *   suspend: lock(T); pthread_cond_wait(T, T); unlock(T)
+ *   resume:  lock(T); pthread_cond_broadcast(T); unlock(T)
+ */
+static bool emit_suspend_resume(struct ctx *c, GArray *code, const struct event *e, GPtrArray *held)
+{
+	uint32_t cond = res_id(c, e->ref, RES_COND), mutex = res_id(c, e->ref, RES_MUTEX);
+
+	if (held_has(held, e->ref))
+		return fail(c, e->path, "%s '%s' while the thread holds mutex '%s': rt-app's %s locks the mutex "
+					"named after the thread, and a default pthread mutex deadlocks when locked again",
+			    ev_name(e->kind), e->ref, e->ref, ev_name(e->kind));
+	return emit(c, code, e->path, SS_OP_LOCK, mutex, 0) &&
+	       (e->kind == EV_SUSPEND ? emit_cond(c, code, e->path, SS_OP_COND_WAIT, cond, mutex + 1) :
+					emit_cond(c, code, e->path, SS_OP_COND_BROADCAST, cond, 0)) &&
+	       emit(c, code, e->path, SS_OP_UNLOCK, mutex, 0);
+}
+
+static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, const struct event *e, GPtrArray *held,
+			bool *time)
 {
 	GArray *to = NULL;
 	bool ok = true;
 
-	if ((e->kind == EV_SIGNAL || e->kind == EV_BROAD || e->kind == EV_RESUME || e->kind == EV_SYNC ||
-	     e->kind == EV_WAIT || e->kind == EV_SUSPEND) && !c->warned_tokens) {
-		c->warned_tokens = true;
-		warn(c, "%s: signal, broad, resume and sync post a wakeup token to each waiting thread, and "
-			"wait/suspend take one: a signal sent before its waiter waits is kept, where "
-			"pthread_cond_signal() would lose it", e->path);
-	}
 	switch (e->kind) {
 	case EV_RUN:
 	case EV_RUNTIME:
@@ -1144,51 +1079,56 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 						"pthread mutex deadlocks)", e->ref);
 		g_ptr_array_add(held, g_strdup(e->ref));
 		*time = true;   /* it may block */
-		return emit(c, code, e->path, SS_OP_LOCK, mutex_id(c, e->ref), 0);
+		return emit(c, code, e->path, SS_OP_LOCK, res_id(c, e->ref, RES_MUTEX), 0);
 	case EV_UNLOCK:
 		if (!held_has(held, e->ref))
 			return fail(c, e->path, "mutex '%s' is unlocked by a thread that does not hold it here (expected "
 						"a lock event before it)", e->ref);
 		held_del(held, e->ref);
-		return emit(c, code, e->path, SS_OP_UNLOCK, mutex_id(c, e->ref), 0);
+		return emit(c, code, e->path, SS_OP_UNLOCK, res_id(c, e->ref, RES_MUTEX), 0);
 	case EV_FORK: {
 		const struct thread *ft = find_thread(c, e->ref);
 
 		return emit(c, code, e->path, SS_OP_SPAWN, ft->fork_role, 0);
 	}
 	case EV_SIGNAL:
-		return emit_signal(c, code, e, self);
-	case EV_SYNC:
-		*time = true;
-		return emit_signal(c, code, e, self) && emit_cond_wait(c, code, e, held);
+		/* rtapp_signal: pthread_cond_signal(), the first waiter or nobody */
+		return emit_cond(c, code, e->path, SS_OP_COND_SIGNAL, res_id(c, e->ref, RES_COND), 0);
 	case EV_BROAD:
-	case EV_RESUME:
-		/* resume: pthread_cond_broadcast() on the thread's condition (rt-app.c) */
-		to = waiters_of(c, e->ref);
-		ok = emit_wakes(c, code, e->path, to, self);
-		break;
+		/* rtapp_broadcast: pthread_cond_broadcast(), every waiter of this condition now */
+		return emit_cond(c, code, e->path, SS_OP_COND_BROADCAST, res_id(c, e->ref, RES_COND), 0);
+	case EV_SYNC:
+		/* rtapp_sig_and_wait: pthread_cond_signal(), then pthread_cond_wait() on the same condition */
+		*time = true;
+		return emit_cond(c, code, e->path, SS_OP_COND_SIGNAL, res_id(c, e->ref, RES_COND), 0) &&
+		       emit_cond_wait(c, code, e, held);
 	case EV_WAIT:
 		*time = true;
 		return emit_cond_wait(c, code, e, held);
 	case EV_SUSPEND:
-		/* rt-app takes and releases the condition's own mutex around the wait */
 		*time = true;
-		ok = emit(c, code, e->path, SS_OP_WAIT, 1, 0);
-		break;
+		return emit_suspend_resume(c, code, e, held);
+	case EV_RESUME:
+		return emit_suspend_resume(c, code, e, held);
 	case EV_BARRIER: {
 		/*
-		 * N parties: each arrival posts a token to every other party and
-		 * waits for N - 1. The last to arrive completes everyone's count
-		 * and so wakes them all, as rt-app's last arrival broadcasts; no
-		 * party can pass before all have arrived in the same round.
+		 * rtapp_barrier: its own mutex and condition and a count of the
+		 * parties still to come (init_barrier_resource(): -1 + the
+		 * instances of every thread that names it); an arrival that finds
+		 * the count at 0 broadcasts, any other waits. That is the
+		 * language's barrier of N parties: the last arrival wakes all.
 		 */
 		to = parties_of(c, e->ref, &ok);
 		if (!ok || to->len < 2)
-			break;
-		ok = emit_wakes(c, code, e->path, to, self);
-		*time = true;
-		if (ok)
-			ok = emit(c, code, e->path, SS_OP_WAIT, to->len - 1, 0);
+			break;   /* one party: it never waits, as in rt-app */
+		{
+			uint32_t id = res_id(c, e->ref, RES_BARRIER);
+			struct res *r = g_ptr_array_index(c->res, id - START_BARRIER - 1);
+
+			r->parties = to->len;
+			*time = true;
+			ok = emit(c, code, e->path, SS_OP_BARRIER, id, 0);
+		}
 		break;
 	}
 	default:
@@ -1199,6 +1139,7 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 		g_array_free(to, TRUE);
 	return ok;
 }
+
 
 /* LOOP n { body } around code[start..]: n == 1 needs none; 0 drops the body */
 static bool wrap_loop(struct ctx *c, GArray *code, guint start, int64_t loop, bool time, const char *path)
@@ -1261,7 +1202,7 @@ static GPtrArray *held_copy(GPtrArray *h)
  * anchored at the start, which also sets the reference of its "timer"
  * events), then runs its phases.
  */
-static bool lower_thread(struct ctx *c, const struct thread *t, uint32_t role, bool forked, GArray *code)
+static bool lower_thread(struct ctx *c, const struct thread *t, bool forked, GArray *code)
 {
 	GPtrArray *held = g_ptr_array_new_with_free_func(g_free), *at_start = NULL;
 	guint body;
@@ -1283,7 +1224,7 @@ static bool lower_thread(struct ctx *c, const struct thread *t, uint32_t role, b
 		/* one activation of the phase is one transaction (rt-app's "period" is its latency) */
 		good = emit(c, code, ph->path, SS_OP_TXN_BEGIN, 0, 0);
 		for (guint e = 0; good && e < ph->events->len; e++)
-			good = lower_event(c, code, t, g_ptr_array_index(ph->events, e), role, held, &time);
+			good = lower_event(c, code, t, g_ptr_array_index(ph->events, e), held, &time);
 		good = good && emit(c, code, ph->path, SS_OP_TXN_END, 0, 0) &&
 		       check_held_loop(c, before, held, ph->loop, ph->path) &&
 		       wrap_loop(c, code, start, ph->loop, time, ph->path);
@@ -1401,6 +1342,77 @@ static bool check_timers(struct ctx *c)
 	return true;
 }
 
+/* Whether an event waits on (wait, sync, suspend) or wakes (signal, broad, sync, resume) condition `ref`. */
+static bool cond_use(const struct event *ev, const char *ref, bool waits)
+{
+	bool w = ev->kind == EV_WAIT || ev->kind == EV_SYNC || ev->kind == EV_SUSPEND;
+	bool p = ev->kind == EV_SIGNAL || ev->kind == EV_BROAD || ev->kind == EV_SYNC || ev->kind == EV_RESUME;
+
+	return (waits ? w : p) && !strcmp(ev->ref, ref);
+}
+
+static bool any_cond_use(struct ctx *c, const char *ref, bool waits)
+{
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+
+		for (guint p = 0; p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; e < ph->events->len; e++)
+				if (cond_use(g_ptr_array_index(ph->events, e), ref, waits))
+					return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A condition that threads wait on and nothing wakes keeps them blocked
+ * for ever; a condition that is woken and that nothing waits on loses every
+ * wakeup. Both are what rt-app does; a warning lists them (often a typo in
+ * a name), the first use of each.
+ */
+static void check_conds(struct ctx *c)
+{
+	GString *unwoken = g_string_new(NULL), *unwaited = g_string_new(NULL);
+	GPtrArray *seen = g_ptr_array_new();
+
+	for (guint i = 0; i < c->threads->len; i++) {
+		const struct thread *t = g_ptr_array_index(c->threads, i);
+
+		for (guint p = 0; p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; e < ph->events->len; e++) {
+				const struct event *ev = g_ptr_array_index(ph->events, e);
+				bool known = false;
+
+				if (!cond_use(ev, ev->ref, true) && !cond_use(ev, ev->ref, false))
+					continue;
+				for (guint k = 0; k < seen->len; k++)
+					known |= !strcmp(g_ptr_array_index(seen, k), ev->ref);
+				if (known)
+					continue;
+				g_ptr_array_add(seen, ev->ref);
+				if (!any_cond_use(c, ev->ref, false))
+					g_string_append_printf(unwoken, "%s'%s' (%s)", unwoken->len ? ", " : "", ev->ref, ev->path);
+				else if (!any_cond_use(c, ev->ref, true))
+					g_string_append_printf(unwaited, "%s'%s' (%s)", unwaited->len ? ", " : "", ev->ref, ev->path);
+			}
+		}
+	}
+	if (unwoken->len)
+		warn(c, "conditions that no signal, broad, sync or resume wakes: %s; a thread that waits or suspends on "
+			"one blocks there for ever, as in rt-app", unwoken->str);
+	if (unwaited->len)
+		warn(c, "conditions that no wait, sync or suspend waits on: %s; every signal, broad or resume of one is "
+			"lost, as in rt-app", unwaited->str);
+	g_ptr_array_free(seen, TRUE);
+	g_string_free(unwoken, TRUE);
+	g_string_free(unwaited, TRUE);
+}
+
 /* Product of the loop counts around the thread's fork events of `target` (FORKS_LIMIT if unbounded). */
 static unsigned forks_by(const struct thread *t, const char *target)
 {
@@ -1513,6 +1525,7 @@ static bool lower(struct ctx *c, const char *name)
 	}
 	if (!find_forks(c) || !check_timers(c))
 		return false;
+	check_conds(c);
 	/* role 0: rt-app's main thread; then per thread its instances, then its fork role */
 	for (guint i = 0; i < c->threads->len; i++) {
 		struct thread *t = g_ptr_array_index(c->threads, i);
@@ -1546,7 +1559,7 @@ static bool lower(struct ctx *c, const char *name)
 					t->instances == 1 ? g_strdup(t->name) : g_strdup_printf("%s[%u]", t->name, k), t);
 			role->count = forked ? t->fork_slots : 1;
 			code = g_array_new(FALSE, FALSE, sizeof(struct ss_wl_insn));
-			if (!lower_thread(c, t, r, forked, code)) {
+			if (!lower_thread(c, t, forked, code)) {
 				g_array_free(code, TRUE);
 				return false;
 			}
@@ -1580,14 +1593,23 @@ static bool lower(struct ctx *c, const char *name)
 	}
 	set_code(&w->role[0], main_code);
 
-	/* sync objects, one set per copy of the task set: the start barrier, then the mutexes */
-	w->nr_sync = w->nr_local_sync = 1 + c->mutexes->len;
+	/*
+	 * sync objects, one set per copy of the task set: the start barrier,
+	 * then rt-app's resources (mutexes, conditions, barriers)
+	 */
+	w->nr_sync = w->nr_local_sync = 1 + c->res->len;
 	w->sync = g_new0(struct ss_wl_sync, w->nr_sync);
 	w->sync[START_BARRIER].name = g_strdup("rt-app threads_barrier");
 	w->sync[START_BARRIER].barrier = true;
 	w->sync[START_BARRIER].parties = nr_initial;
-	for (guint i = 0; i < c->mutexes->len; i++)
-		w->sync[START_BARRIER + 1 + i].name = g_strdup(g_ptr_array_index(c->mutexes, i));
+	for (guint i = 0; i < c->res->len; i++) {
+		const struct res *r = g_ptr_array_index(c->res, i);
+		struct ss_wl_sync *so = &w->sync[START_BARRIER + 1 + i];
+
+		so->name = g_strdup(r->name);
+		so->barrier = r->kind == RES_BARRIER;
+		so->parties = r->parties;
+	}
 
 	w->name = g_strdup(name);
 	w->description = g_strdup_printf("rt-app task set of %u thread%s", nr_initial, nr_initial == 1 ? "" : "s");
@@ -1649,7 +1671,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	g_free(buf);
 
 	c.threads = g_ptr_array_new_with_free_func(thread_free);
-	c.mutexes = g_ptr_array_new_with_free_func(g_free);
+	c.res = g_ptr_array_new_with_free_func(res_free);
 	c.warnings = g_ptr_array_new_with_free_func(g_free);
 	c.dups = g_string_new(NULL);
 	c.ignored = g_string_new(NULL);
@@ -1683,7 +1705,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	if (c.warnings)
 		g_ptr_array_free(c.warnings, TRUE);
 	g_ptr_array_free(c.threads, TRUE);
-	g_ptr_array_free(c.mutexes, TRUE);
+	g_ptr_array_free(c.res, TRUE);
 	g_string_free(c.dups, TRUE);
 	g_string_free(c.ignored, TRUE);
 	return c.w;

@@ -165,12 +165,16 @@ struct ss_task {
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
 };
 
-enum ss_block { SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER };
+enum ss_block {
+	SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER,
+	SS_BLOCK_COND,            /* on a condition's wait queue (set from the moment it joins the queue) */
+	SS_BLOCK_COND_SIGNALLED,  /* taken off the queue by a signal before it got to sleep: it does not sleep */
+};
 
-/** A mutex or barrier of the plan (slot numbering: struct ss_wl_plan). */
+/** A mutex, barrier or condition variable of the plan (slot numbering: struct ss_wl_plan). */
 struct ss_sync_obj {
 	uint32_t owner;                /* mutex: task id + 1, 0 = free */
-	uint32_t head, tail;           /* waiters, task id + 1, FIFO */
+	uint32_t head, tail;           /* waiters, task id + 1, FIFO (a condition's wait queue) */
 	uint32_t arrived;              /* barrier: tasks waiting */
 };
 

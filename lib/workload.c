@@ -306,6 +306,16 @@ void ss_wl_cursor_init(struct ss_wl_cursor *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* The plan's slot of sync object id of the workload: one per instance, or the shared one. */
+static inline uint32_t sync_slot(const struct ss_wl_plan *p, const struct ss_wl_prog *t, uint32_t id)
+{
+	const struct ss_workload *w = p->wl;
+
+	if (id < w->nr_local_sync)
+		return t->instance * w->nr_local_sync + id;
+	return p->nr_instances * w->nr_local_sync + (id - w->nr_local_sync);
+}
+
 /*
  * Loops: LOOP pushes its iteration count, ENDLOOP decrements it and jumps
  * back to the body or pops. The loader guarantees every loop body holds an
@@ -364,14 +374,6 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			case SS_WHICH_RR:
 				out->pick = SS_PICK_RR;
 				break;
-			case SS_WHICH_RR_SPAN: {
-				/* roles arg..index are consecutive in an instance, and so are their tasks */
-				const struct ss_wl_role *last = &p->wl->role[in->index];
-
-				out->pick = SS_PICK_RR;
-				out->nr = last->first + last->count - tr->first;
-				break;
-			}
 			}
 			if (out->pick == SS_PICK_ONE)
 				out->nr = 1;
@@ -385,18 +387,22 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			return;
 		case SS_OP_LOCK:
 		case SS_OP_UNLOCK:
-		case SS_OP_BARRIER: {
-			const struct ss_workload *w = p->wl;
-
+		case SS_OP_BARRIER:
 			out->kind = in->op == SS_OP_LOCK ? SS_ACT_LOCK : in->op == SS_OP_UNLOCK ? SS_ACT_UNLOCK : SS_ACT_BARRIER;
-			if (in->arg < w->nr_local_sync)
-				out->target = t->instance * w->nr_local_sync + in->arg;
-			else
-				out->target = p->nr_instances * w->nr_local_sync + (in->arg - w->nr_local_sync);
+			out->target = sync_slot(p, t, in->arg);
 			out->count = p->sync_parties[out->target];
 			c->pc++;
 			return;
-		}
+		case SS_OP_COND_WAIT:
+		case SS_OP_COND_SIGNAL:
+		case SS_OP_COND_BROADCAST:
+			out->kind = in->op == SS_OP_COND_WAIT ? SS_ACT_COND_WAIT : in->op == SS_OP_COND_SIGNAL ?
+				    SS_ACT_COND_SIGNAL : SS_ACT_COND_BROADCAST;
+			out->target = sync_slot(p, t, in->arg);
+			if (in->op == SS_OP_COND_WAIT && in->index)
+				out->nr = sync_slot(p, t, in->index - 1) + 1;
+			c->pc++;
+			return;
 		case SS_OP_TIMER:
 			out->kind = SS_ACT_TIMER;
 			out->ns = in->dist.a;

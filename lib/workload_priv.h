@@ -34,12 +34,14 @@ enum ss_wl_op {
 	SS_OP_SPAWN,      /* arg = role, index = count */
 	SS_OP_EXIT,
 	SS_OP_RUN_WALL,   /* dist = wall duration */
+	SS_OP_COND_WAIT,      /* arg = condition (sync object), index = mutex sync object + 1, 0 = none */
+	SS_OP_COND_SIGNAL,    /* arg = condition */
+	SS_OP_COND_BROADCAST, /* arg = condition */
 };
 
 /* WAKE/SEND target selection within the target role's set */
 enum ss_wl_which {
 	SS_WHICH_SAME, SS_WHICH_INDEX, SS_WHICH_RANDOM, SS_WHICH_ALL, SS_WHICH_RR,
-	SS_WHICH_RR_SPAN,     /* round robin over the tasks of roles arg..index (consecutive; rt-app import) */
 };
 
 #define SS_WL_FOREVER UINT32_MAX
@@ -51,8 +53,8 @@ struct ss_wl_insn {
 	bool sync;            /* WAKE, SEND */
 	bool if_waiting;      /* WAKE: only targets blocked in a wait */
 	uint8_t which;        /* WAKE, SEND: enum ss_wl_which */
-	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica, SS_WHICH_RR_SPAN last role; SPAWN: count;
-				 TIMER: SS_TIMER_* flags */
+	uint32_t index;       /* WAKE, SEND: SS_WHICH_INDEX replica; SPAWN: count; TIMER: SS_TIMER_* flags;
+				 COND_WAIT: mutex sync object + 1, 0 = none */
 	uint32_t arg;
 	struct ss_dist dist;  /* RUN, SLEEP */
 };
@@ -83,10 +85,13 @@ struct ss_wl_role {
 	uint32_t nr_insn;                /* 1..SS_WL_MAX_INSN */
 };
 
-/* A mutex or barrier named in the programs. */
+/*
+ * A mutex, barrier or condition variable named in the programs (what it is
+ * follows from the instructions that name it: LOCK/UNLOCK, BARRIER, COND_*).
+ */
 struct ss_wl_sync {
 	char *name;
-	bool barrier;                    /* else mutex */
+	bool barrier;                    /* else mutex or condition variable (no parties) */
 	bool shared;                     /* workload-wide, else one per instance */
 	uint32_t parties;                /* barrier: tasks per instance whose program names it */
 };

@@ -1,6 +1,8 @@
 /*
  * test_rtapp.c — rt-app JSON import (lib/rtapp.c): the compiled programs,
- * loose JSON, and errors with JSON paths.
+ * loose JSON, errors with JSON paths, and the timelines of small task sets
+ * (tests/data/rtapp) run by the simulator, computed by hand from rt-app's
+ * src/rt-app.c run_event().
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,9 +13,14 @@
 #include <cmocka.h>
 
 #include "simsched/error.h"
+#include "simsched/params.h"
 #include "simsched/rtapp.h"
+#include "simsched/sim.h"
+#include "simsched/topology.h"
 #include "simsched/workload.h"
 #include "workload_priv.h"
+
+#define MS UINT64_C(1000000)
 
 static struct ss_workload *load_ok(const char *json)
 {
@@ -168,50 +175,98 @@ static void test_phases_and_instances(void **state)
 	ss_workload_free(w);
 }
 
-/* signal -> a wake of the waiting thread; broad -> all waiters; wait -> 1 token. */
+/*
+ * signal, broad -> COND_SIGNAL, COND_BROADCAST of the condition named by
+ * the event, one sync slot per condition name; wait -> COND_WAIT on it.
+ */
 static void test_signal_wait_broad(void **state)
 {
 	struct ss_workload *w = load_ok(
 		"{\"tasks\": {"
 		" \"prod\": {\"run\": 100, \"signal\": \"q\", \"broad\": \"all\", \"sleep\": 1000},"
-		" \"cons\": {\"wait\": {\"ref\": \"q\"}, \"run\": 50},"
-		" \"w\": {\"instance\": 2, \"suspend\": \"all\", \"run\": 10}}}");
-	struct ss_wl_action a[7];
+		" \"cons\": {\"lock\": \"m\", \"wait\": {\"ref\": \"q\", \"mutex\": \"m\"}, \"unlock\": \"m\", \"run\": 50},"
+		" \"w\": {\"instance\": 2, \"wait\": {\"ref\": \"all\", \"mutex\": \"m\"}, \"run\": 10}}}");
+	struct ss_wl_action a[7], b[4], d[3];
 	(void)state;
 
-	tactions(w, 1, 7, a);
+	tactions(w, 1, 6, a);
 	assert_int_equal(a[1].kind, SS_ACT_RUN);
-	assert_int_equal(a[2].kind, SS_ACT_WAKE);
-	assert_int_equal(a[2].target, 2);     /* cons */
-	assert_false(a[2].sync);
-	assert_int_equal(a[3].kind, SS_ACT_WAKE);
-	assert_int_equal(a[3].target, 3);     /* w[0] */
-	assert_int_equal(a[4].kind, SS_ACT_WAKE);
-	assert_int_equal(a[4].target, 4);     /* w[1] */
-	assert_int_equal(a[5].kind, SS_ACT_SLEEP);
-	tactions(w, 2, 3, a);
-	assert_int_equal(a[1].kind, SS_ACT_WAIT);
-	assert_int_equal(a[1].count, 1);
-	assert_true(has_warning(w, "token"));
+	assert_int_equal(a[2].kind, SS_ACT_COND_SIGNAL);
+	assert_int_equal(a[3].kind, SS_ACT_COND_BROADCAST);
+	assert_int_not_equal(a[2].target, a[3].target);   /* two conditions, two wait queues */
+	assert_int_equal(a[4].kind, SS_ACT_SLEEP);
+	tactions(w, 2, 4, b);   /* cons: lock m, wait on q releasing m, unlock m */
+	assert_int_equal(b[1].kind, SS_ACT_LOCK);
+	assert_int_equal(b[2].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(b[2].target, a[2].target);
+	assert_int_equal(b[2].nr, b[1].target + 1);        /* the mutex it releases and takes again */
+	assert_int_equal(b[2].count, 0);
+	assert_int_equal(b[3].kind, SS_ACT_UNLOCK);
+	tactions(w, 4, 3, d);   /* w[1]: the broadcast's condition, the same slot as w[0]'s */
+	assert_int_equal(d[1].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(d[1].target, a[3].target);
+	assert_int_equal(d[1].nr, b[1].target + 1);
+	assert_false(has_warning(w, "token"));
+	assert_true(has_warning(w, "tasks.w.wait: the thread does not hold mutex 'm' here"));
 	ss_workload_free(w);
 }
 
-/* A barrier of N parties: wake the N - 1 others, wait for N - 1 tokens. */
+/*
+ * suspend: lock, wait and unlock on the condition and mutex named after
+ * the thread (whatever the value names, as rt-app since 2025); resume: T:
+ * lock, broadcast, unlock on T's. Instances share them.
+ */
+static void test_suspend_resume(void **state)
+{
+	struct ss_workload *w = load_ok(
+		"{\"tasks\": {"
+		" \"r\": {\"run\": 100, \"resume\": \"s\", \"sleep\": 1000},"
+		" \"s\": {\"instance\": 2, \"suspend\": \"other\", \"run\": 10},"
+		" \"q\": {\"suspend\": \"\", \"run\": 10, \"lock\": \"s\", \"unlock\": \"s\"}}}");
+	struct ss_wl_action a[6], b[5], c[5], d[6];
+	(void)state;
+
+	tactions(w, 1, 6, a);
+	assert_int_equal(a[2].kind, SS_ACT_LOCK);
+	assert_int_equal(a[3].kind, SS_ACT_COND_BROADCAST);
+	assert_int_equal(a[4].kind, SS_ACT_UNLOCK);
+	assert_int_equal(a[4].target, a[2].target);
+	assert_int_equal(a[5].kind, SS_ACT_SLEEP);
+	tactions(w, 2, 5, b);   /* s[0] */
+	assert_int_equal(b[1].kind, SS_ACT_LOCK);
+	assert_int_equal(b[1].target, a[2].target);       /* mutex "s" */
+	assert_int_equal(b[2].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(b[2].target, a[3].target);       /* condition "s": the one resume broadcasts */
+	assert_int_equal(b[2].nr, a[2].target + 1);
+	assert_int_equal(b[3].kind, SS_ACT_UNLOCK);
+	assert_int_equal(b[4].kind, SS_ACT_RUN);
+	tactions(w, 3, 5, c);   /* s[1]: the same condition */
+	assert_int_equal(c[2].target, b[2].target);
+	tactions(w, 4, 6, d);   /* q suspends on "q"; its lock of mutex "s" is resume's mutex */
+	assert_int_not_equal(d[2].target, b[2].target);
+	assert_int_equal(d[5].kind, SS_ACT_LOCK);
+	assert_int_equal(d[5].target, a[2].target);
+	assert_true(has_warning(w, "tasks.s.suspend: \"suspend\": \"other\" suspends thread 's' on its own name"));
+	ss_workload_free(w);
+}
+
+/* A barrier of N parties: the language's barrier, one slot per name; one party: nothing. */
 static void test_barrier(void **state)
 {
 	struct ss_workload *w = load_ok(
 		"{\"tasks\": {\"a\": {\"instance\": 3, \"run\": 100, \"barrier\": \"b\"},"
-		" \"b\": {\"run\": 50, \"barrier\": \"b\"}}}");
-	struct ss_wl_action a[7];
+		" \"b\": {\"run\": 50, \"barrier\": \"b\", \"barrier1\": \"solo\"}}}");
+	struct ss_wl_action a[4], b[5];
 	(void)state;
 
-	tactions(w, 2, 7, a);
-	assert_int_equal(a[2].kind, SS_ACT_WAKE);
-	assert_int_equal(a[2].target, 1);
-	assert_int_equal(a[3].target, 3);
-	assert_int_equal(a[4].target, 4);
-	assert_int_equal(a[5].kind, SS_ACT_WAIT);
-	assert_int_equal(a[5].count, 3);
+	tactions(w, 2, 4, a);
+	assert_int_equal(a[2].kind, SS_ACT_BARRIER);
+	assert_int_equal(a[2].count, 4);
+	tactions(w, 4, 5, b);
+	assert_int_equal(b[2].kind, SS_ACT_BARRIER);
+	assert_int_equal(b[2].target, a[2].target);
+	assert_int_equal(b[2].count, 4);
+	assert_int_equal(b[3].kind, SS_ACT_TXN_END);   /* "solo" has one party: it never waits */
 	ss_workload_free(w);
 }
 
@@ -317,10 +372,12 @@ static void test_errors(void **state)
 	expect_error("{\"global\": {\"pi_enabled\": true}, \"tasks\": {\"t\": {\"run\": 1}}}", SS_ERROR_INVALID,
 		     "global.pi_enabled: priority-inheritance");
 	expect_error("{\"tasks\": {\"t\": {\"instance\": 0, \"run\": 1}}}", SS_ERROR_INVALID, "no thread is created");
-	/* signal to one of several waiters that are not consecutive threads */
-	expect_error("{\"tasks\": {\"c\": {\"wait\": {\"ref\": \"q\"}}, \"p\": {\"run\": 1, \"signal\": \"q\"},"
-		     " \"d\": {\"wait\": {\"ref\": \"q\"}}}}",
-		     SS_ERROR_INVALID, "tasks.p.signal: signal 'q' wakes one of 2 waiting threads that are not consecutive");
+	/* suspend/resume lock the mutex named after the thread: holding it already deadlocks */
+	expect_error("{\"tasks\": {\"t\": {\"lock\": \"t\", \"suspend\": \"\", \"unlock\": \"t\", \"run\": 1}}}",
+		     SS_ERROR_INVALID, "tasks.t.suspend: suspend 't' while the thread holds mutex 't'");
+	expect_error("{\"tasks\": {\"t\": {\"lock\": \"u\", \"resume\": \"u\", \"unlock\": \"u\", \"run\": 1},"
+		     " \"u\": {\"suspend\": \"\", \"run\": 1}}}",
+		     SS_ERROR_INVALID, "tasks.t.resume: resume 'u' while the thread holds mutex 'u'");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 1, \"barrier\": \"b\", \"sleep\": 1, \"barrier\": \"b\"}, \"u\": {\"run\": 1, \"barrier\": \"b\"}}}",
 		     SS_ERROR_INVALID, "tasks.t.barrier1: barrier 'b' is used a second time");
 	/* syntax errors keep line and column, comments blanked or not */
@@ -370,7 +427,11 @@ static void test_launcher(void **state)
 	ss_workload_free(w);
 }
 
-/* lock/unlock -> the language's mutex; wait with a held mutex -> unlock, wait, lock. */
+/*
+ * lock/unlock -> the language's mutex; wait with a held mutex -> COND_WAIT
+ * releasing and retaking it; sync -> COND_SIGNAL then COND_WAIT on the same
+ * condition; a mutex and a condition of the same name are two objects.
+ */
 static void test_lock_wait_mutex(void **state)
 {
 	struct ss_workload *w = load_ok(
@@ -378,34 +439,37 @@ static void test_lock_wait_mutex(void **state)
 		" \"c\": {\"lock\": \"m\", \"wait\": {\"ref\": \"q\", \"mutex\": \"m\"}, \"run\": 50, \"unlock\": \"m\"},"
 		" \"p\": {\"run\": 100, \"lock\": \"m\", \"signal\": \"q\", \"unlock\": \"m\", \"sleep\": 1000},"
 		" \"s\": {\"lock\": \"n\", \"sync\": {\"ref\": \"r\", \"mutex\": \"n\"}, \"unlock\": \"n\"},"
-		" \"t\": {\"wait\": {\"ref\": \"r\", \"mutex\": \"n\"}, \"run\": 10}}}");
-	struct ss_wl_action a[12];
+		" \"t\": {\"wait\": {\"ref\": \"r\", \"mutex\": \"n\"}, \"run\": 10, \"signal\": \"m\"}}}");
+	struct ss_wl_action a[6], b[6], d[5], e[4];
 	(void)state;
 
-	tactions(w, 1, 7, a);   /* c */
+	tactions(w, 1, 5, a);   /* c */
 	assert_int_equal(a[1].kind, SS_ACT_LOCK);
-	assert_int_equal(a[2].kind, SS_ACT_UNLOCK);
-	assert_int_equal(a[2].target, a[1].target);
-	assert_int_equal(a[2].count, 0);             /* a mutex, not a barrier */
-	assert_int_equal(a[3].kind, SS_ACT_WAIT);
-	assert_int_equal(a[4].kind, SS_ACT_LOCK);
-	assert_int_equal(a[5].kind, SS_ACT_RUN);
-	assert_int_equal(a[6].kind, SS_ACT_UNLOCK);
-	tactions(w, 2, 6, a);   /* p: the same mutex slot, signal -> a wake of c */
-	assert_int_equal(a[2].kind, SS_ACT_LOCK);
-	assert_int_equal(a[3].kind, SS_ACT_WAKE);
-	assert_int_equal(a[3].target, 1);
+	assert_int_equal(a[1].count, 0);             /* a mutex, not a barrier */
+	assert_int_equal(a[2].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(a[2].nr, a[1].target + 1);
+	assert_int_equal(a[3].kind, SS_ACT_RUN);
 	assert_int_equal(a[4].kind, SS_ACT_UNLOCK);
-	tactions(w, 3, 7, a);   /* s: lock, sync = signal t + unlock/wait/lock, unlock */
-	assert_int_equal(a[1].kind, SS_ACT_LOCK);
-	assert_int_equal(a[2].kind, SS_ACT_WAKE);
-	assert_int_equal(a[2].target, 4);
-	assert_int_equal(a[3].kind, SS_ACT_UNLOCK);
-	assert_int_equal(a[4].kind, SS_ACT_WAIT);
-	assert_int_equal(a[5].kind, SS_ACT_LOCK);
-	assert_int_equal(a[6].kind, SS_ACT_UNLOCK);
-	tactions(w, 4, 2, a);   /* t waits without holding n: a plain wait, warned */
-	assert_int_equal(a[1].kind, SS_ACT_WAIT);
+	assert_int_equal(a[4].target, a[1].target);
+	tactions(w, 2, 6, b);   /* p: the same mutex slot, signal of c's condition */
+	assert_int_equal(b[2].kind, SS_ACT_LOCK);
+	assert_int_equal(b[2].target, a[1].target);
+	assert_int_equal(b[3].kind, SS_ACT_COND_SIGNAL);
+	assert_int_equal(b[3].target, a[2].target);
+	assert_int_equal(b[4].kind, SS_ACT_UNLOCK);
+	tactions(w, 3, 5, d);   /* s: lock, sync = signal r + wait on r releasing n, unlock */
+	assert_int_equal(d[1].kind, SS_ACT_LOCK);
+	assert_int_equal(d[2].kind, SS_ACT_COND_SIGNAL);
+	assert_int_equal(d[3].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(d[3].target, d[2].target);
+	assert_int_equal(d[3].nr, d[1].target + 1);
+	assert_int_equal(d[4].kind, SS_ACT_UNLOCK);
+	tactions(w, 4, 4, e);   /* t waits on r without holding n (warned); "m" the condition is not "m" the mutex */
+	assert_int_equal(e[1].kind, SS_ACT_COND_WAIT);
+	assert_int_equal(e[1].target, d[2].target);
+	assert_int_equal(e[1].nr, d[1].target + 1);
+	assert_int_equal(e[3].kind, SS_ACT_COND_SIGNAL);
+	assert_int_not_equal(e[3].target, a[1].target);
 	assert_true(has_warning(w, "does not hold mutex 'n'"));
 	ss_workload_free(w);
 }
@@ -468,24 +532,413 @@ static void test_fork_runtime_cpus_nice(void **state)
 	ss_workload_free(w);
 }
 
-/* signal with several waiting threads -> round robin over them, with a warning. */
-static void test_signal_round_robin(void **state)
+/* Conditions are per copy of the task set: at 200 % the second copy signals its own. */
+static void test_cond_per_copy(void **state)
 {
 	struct ss_workload *w = load_ok(
 		"{\"tasks\": {\"p\": {\"run\": 1, \"signal\": \"q\", \"sleep\": 100},"
 		" \"c\": {\"instance\": 3, \"wait\": {\"ref\": \"q\"}, \"run\": 5}}}");
-	struct ss_wl_plan *p = ss_workload_instantiate(w, 10000, 4, NULL);
-	struct ss_wl_action a[3];
+	struct ss_wl_plan *p = ss_workload_instantiate(w, 20000, 4, NULL);
+	struct ss_wl_action a[2][4];
 	(void)state;
 
-	tactions(w, 1, 3, a);
-	assert_int_equal(a[2].kind, SS_ACT_WAKE);
-	assert_int_equal(a[2].pick, SS_PICK_RR);
-	assert_int_equal(a[2].target, 2);
-	assert_int_equal(a[2].nr, 3);
-	assert_true(has_warning(w, "round robin"));
+	assert_int_equal(p->nr_instances, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		struct ss_wl_cursor c;
+		struct ss_rng r;
+
+		ss_wl_cursor_init(&c);
+		ss_rng_seed(&r, 1, 1);
+		for (unsigned k = 0; k < 4; k++)   /* start barrier, begin, run, signal */
+			ss_wl_next(p, i * p->tasks_per_instance + 1, &c, &r, &a[i][k]);
+		assert_int_equal(a[i][3].kind, SS_ACT_COND_SIGNAL);
+		assert_true(a[i][3].target < p->nr_sync);
+		assert_int_equal(p->sync_parties[a[i][3].target], 0);
+	}
+	assert_int_not_equal(a[0][3].target, a[1][3].target);
 	ss_wl_plan_free(p);
 	ss_workload_free(w);
+}
+
+/* ------------------------------------------------------------ timelines run by the simulator */
+
+static struct ss_topology *kunpeng;
+
+static int sim_setup(void **state)
+{
+	GError *err = NULL;
+
+	(void)state;
+	kunpeng = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	if (!kunpeng)
+		g_error_free(err);
+	return !kunpeng;
+}
+
+static int sim_teardown(void **state)
+{
+	(void)state;
+	ss_topology_free(kunpeng);
+	return 0;
+}
+
+#define MAXA 100000
+struct trace {
+	unsigned n;
+	struct {
+		uint64_t t;
+		unsigned task;
+		struct ss_wl_action a;
+	} e[MAXA];
+};
+
+static void record(void *ctx, uint64_t now, unsigned task, const struct ss_wl_action *a)
+{
+	struct trace *tr = ctx;
+
+	if (tr->n < MAXA) {
+		tr->e[tr->n].t = now;
+		tr->e[tr->n].task = task;
+		tr->e[tr->n].a = *a;
+		tr->n++;
+	}
+}
+
+/*
+ * Run tests/data/rtapp/FILE on kunpeng920 at 100 % (the task set once),
+ * measuring from the start for dur ns, with every action of every task
+ * recorded. Task 0 is rt-app's main thread, then the threads in file order.
+ */
+static struct trace *run_file(const char *file, uint64_t dur, struct ss_workload **wout)
+{
+	g_autofree char *path = g_build_filename(SS_TEST_DATA, "rtapp", file, NULL);
+	struct trace *tr = g_new0(struct trace, 1);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load(path, &err);
+	struct ss_run_config c;
+	struct ss_results *r;
+
+	if (!w)
+		fail_msg("%s: %s", path, err->message);
+	memset(&c, 0, sizeof(c));
+	c.topo = kunpeng;
+	c.wl = w;
+	ss_params_defaults(&c.params, kunpeng);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.duration_ns = dur;
+	c.trace = record;
+	c.trace_ctx = tr;
+	r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s: %s", path, err->message);
+	assert_int_equal(r->nr_instances, 1);
+	assert_true(tr->n < MAXA);
+	ss_results_free(r);
+	if (wout)
+		*wout = w;
+	else
+		ss_workload_free(w);
+	return tr;
+}
+
+static bool is_run(const struct ss_wl_action *a)
+{
+	return a->kind == SS_ACT_RUN || a->kind == SS_ACT_RUN_WALL;
+}
+
+/* Start times (ns) of task's run events (of `ns` ns of work, 0: any) in [from, to); their number. */
+static unsigned runs(const struct trace *tr, unsigned task, uint64_t ns, uint64_t from, uint64_t to, uint64_t *at,
+		     unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < tr->n; i++) {
+		if (tr->e[i].task != task || !is_run(&tr->e[i].a) || (ns && tr->e[i].a.ns != ns) ||
+		    tr->e[i].t < from || tr->e[i].t >= to)
+			continue;
+		if (at && n >= max)
+			fail_msg("task %u has more than %u runs", task, max);
+		if (at)
+			at[n] = tr->e[i].t;
+		n++;
+	}
+	return n;
+}
+
+/* Busy time (ns of run events) of task's runs that start in [from, to). */
+static uint64_t busy(const struct trace *tr, unsigned task, uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < tr->n; i++)
+		if (tr->e[i].task == task && is_run(&tr->e[i].a) && tr->e[i].t >= from && tr->e[i].t < to)
+			sum += tr->e[i].a.ns;
+	return sum;
+}
+
+/* |x - want| <= tol (ns), with the values in the failure message. */
+static void assert_near(uint64_t x, uint64_t want, uint64_t tol)
+{
+	if ((x > want ? x - want : want - x) > tol)
+		fail_msg("%llu ns is not within %llu ns of %llu ns", (unsigned long long)x, (unsigned long long)tol,
+			 (unsigned long long)want);
+}
+
+/*
+ * tutorial example5 (tests/data/rtapp/example5-signal-resume.json), by hand
+ * from rt-app's run_event(): thread0 (CPU 0) sleeps 10 ms, then in each of
+ * 8 periods of 200 ms (timer from t = 0) locks "mutex", runs 10 ms,
+ * signals "queue", runs 10 ms, unlocks, runs 100 ms, resumes thread1.
+ * thread1 (CPU 1), 3 times: lock, wait "queue", unlock, run 10 ms,
+ * suspend, run 10 ms, suspend, run 10 ms.
+ *   period 0: signal at 20 (thread1 waits) -> it gets the mutex at 30,
+ *             runs 30-40, suspends; resume at 130 -> runs 130-140, suspends
+ *   period 1: signal at 210 finds thread1 suspended: lost; resume at 320
+ *             -> runs 320-330, then waits on "queue" again
+ *   periods 2-5 repeat 0-1; thread1 ends after its run at 1120.
+ * thread1 runs 20 ms, 10 ms, 20 ms, 10 ms, 20 ms, 10 ms per period, 90 ms.
+ * (With wakeups kept for whoever waited next, the signal at 210 woke its
+ * suspend and it ran 20 ms in every period until its 90 ms were done.)
+ */
+static void test_sim_example5(void **state)
+{
+	static const uint64_t want[] = { 30, 130, 320, 420, 520, 720, 820, 920, 1120 };
+	static const uint64_t per_period[] = { 20, 10, 20, 10, 20, 10, 0, 0 };
+	struct trace *tr = run_file("example5-signal-resume.json", 1700 * MS, NULL);
+	uint64_t at[16];
+	unsigned exits = 0;
+	(void)state;
+
+	assert_int_equal(runs(tr, 2, 0, 0, UINT64_MAX, at, 16), G_N_ELEMENTS(want));
+	for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
+		assert_near(at[i], want[i] * MS, MS / 2);
+	for (unsigned k = 0; k < G_N_ELEMENTS(per_period); k++)
+		assert_int_equal(busy(tr, 2, k * 200 * MS, (k + 1) * 200 * MS), per_period[k] * MS);
+	assert_int_equal(busy(tr, 2, 0, UINT64_MAX), 90 * MS);
+	/* thread0: 8 periods of 10 + 10 + 100 ms */
+	assert_int_equal(runs(tr, 1, 0, 0, UINT64_MAX, NULL, 0), 24);
+	assert_int_equal(busy(tr, 1, 0, UINT64_MAX), 960 * MS);
+	for (unsigned i = 0; i < tr->n; i++)
+		exits += (tr->e[i].task == 1 || tr->e[i].task == 2) && tr->e[i].a.kind == SS_ACT_EXIT;
+	assert_int_equal(exits, 2);   /* both threads finish their loops */
+	g_free(tr);
+}
+
+/*
+ * tutorial example4 (example4-resume.json): two threads run 10 ms, resume
+ * the other, suspend. Both start together; the first to finish resumes a
+ * thread that still runs (lost) and suspends; the other resumes it and
+ * suspends. From then on exactly one runs at a time, 10 ms each in turn:
+ * each thread 50 %, not 100 %.
+ */
+static void test_sim_example4(void **state)
+{
+	struct trace *tr = run_file("example4-resume.json", 1000 * MS, NULL);
+	uint64_t at0[64], at1[64];
+	unsigned n0 = runs(tr, 1, 0, 0, UINT64_MAX, at0, 64), n1 = runs(tr, 2, 0, 0, UINT64_MAX, at1, 64);
+	(void)state;
+
+	assert_in_range(n0, 49, 51);
+	assert_in_range(n1, 49, 51);
+	assert_in_range(n0 + n1, 99, 101);
+	/* after the first runs the two alternate: each run starts >= 10 ms after the other's */
+	for (unsigned i = 1, j = 1; i < n0 && j < n1;) {
+		uint64_t a = at0[i], b = at1[j];
+
+		if ((a > b ? a - b : b - a) < 10 * MS - MS / 10)
+			fail_msg("thread0 at %llu ns and thread1 at %llu ns run together", (unsigned long long)a,
+				 (unsigned long long)b);
+		if (a < b)
+			i++;
+		else
+			j++;
+	}
+	g_free(tr);
+}
+
+/*
+ * A consumer woken by a signal that also suspends, and that nothing
+ * resumes (suspend-unresumed.json): it runs once (3 ms at 3 ms), then is
+ * suspended for ever — 0 %, where keeping wakeups for its next wait ran it
+ * 3 ms of every 10 ms.
+ */
+static void test_sim_suspend_unresumed(void **state)
+{
+	struct ss_workload *w;
+	struct trace *tr = run_file("suspend-unresumed.json", 1000 * MS, &w);
+	uint64_t at[4];
+	(void)state;
+
+	assert_int_equal(runs(tr, 2, 0, 0, UINT64_MAX, at, 4), 1);
+	assert_near(at[0], 3 * MS, MS / 2);
+	assert_int_equal(busy(tr, 2, 10 * MS, UINT64_MAX), 0);
+	assert_in_range(runs(tr, 1, 0, 0, UINT64_MAX, NULL, 0), 99, 100);   /* the producer goes on */
+	assert_true(has_warning(w, "conditions that no signal, broad, sync or resume wakes: 'consumer' "
+				   "(tasks.consumer.suspend)"));
+	ss_workload_free(w);
+	g_free(tr);
+}
+
+/*
+ * A signal before anyone waits is lost (signal-lost.json): signals at 1,
+ * 11, 21, ... ms; the waiter waits from 5 ms, so it first runs at 11 ms,
+ * then after every signal: 9 runs in the first 100 ms.
+ */
+static void test_sim_signal_lost(void **state)
+{
+	struct trace *tr = run_file("signal-lost.json", 100 * MS, NULL);
+	uint64_t at[16];
+	unsigned n = runs(tr, 2, 0, 0, UINT64_MAX, at, 16);
+	(void)state;
+
+	assert_int_equal(n, 9);
+	for (unsigned i = 0; i < n; i++)
+		assert_near(at[i], (11 + 10 * i) * MS, MS / 2);
+	g_free(tr);
+}
+
+/*
+ * broad wakes every waiter of its condition only; signal wakes the first
+ * (broadcast-signal.json): over 100 periods the three "all" waiters run
+ * 100 times each, the "b" waiter never, the two "one" waiters 50 each, in
+ * turn.
+ */
+static void test_sim_broadcast_signal(void **state)
+{
+	struct trace *tr = run_file("broadcast-signal.json", 1000 * MS, NULL);
+	(void)state;
+
+	for (unsigned t = 2; t <= 4; t++)
+		assert_int_equal(runs(tr, t, 0, 0, UINT64_MAX, NULL, 0), 100);
+	assert_int_equal(runs(tr, 5, 0, 0, UINT64_MAX, NULL, 0), 0);
+	assert_int_equal(runs(tr, 6, 0, 0, UINT64_MAX, NULL, 0), 50);
+	assert_int_equal(runs(tr, 7, 0, 0, UINT64_MAX, NULL, 0), 50);
+	for (unsigned k = 0; k < 100; k++) {   /* one of them per period */
+		uint64_t from = k * 10 * MS, to = from + 10 * MS;
+
+		assert_int_equal(runs(tr, 6, 0, from, to, NULL, 0) + runs(tr, 7, 0, from, to, NULL, 0), 1);
+		assert_int_not_equal(runs(tr, 6, 0, from, to, NULL, 0), runs(tr, 6, 0, to, to + 10 * MS, NULL, 0));
+	}
+	g_free(tr);
+}
+
+/*
+ * Two conditions do not share wakeups (two-conditions.json): "b" at 1 ms
+ * and "a" at 4 ms of every 10 ms; the waiter's 1 ms run (after "a") starts
+ * at 4 ms of each period, its 2 ms run (after "b") at 1 ms from the second
+ * period on (the first "b" finds it waiting on "a": lost).
+ */
+static void test_sim_two_conditions(void **state)
+{
+	struct trace *tr = run_file("two-conditions.json", 100 * MS, NULL);
+	uint64_t at[16];
+	unsigned n;
+	(void)state;
+
+	n = runs(tr, 2, MS, 0, UINT64_MAX, at, 16);
+	assert_int_equal(n, 10);
+	for (unsigned i = 0; i < n; i++)
+		assert_near(at[i], (4 + 10 * i) * MS, MS / 2);
+	n = runs(tr, 2, 2 * MS, 0, UINT64_MAX, at, 16);
+	assert_int_equal(n, 9);
+	for (unsigned i = 0; i < n; i++)
+		assert_near(at[i], (11 + 10 * i) * MS, MS / 2);
+	g_free(tr);
+}
+
+/*
+ * sync = signal and wait atomically under the mutex (sync-pingpong.json):
+ * two threads hand over to each other, one runs 5 ms while the other
+ * waits — 100 runs each per second, never together.
+ */
+static void test_sim_sync_pingpong(void **state)
+{
+	struct trace *tr = run_file("sync-pingpong.json", 1000 * MS, NULL);
+	uint64_t at[2][128];
+	unsigned n0 = runs(tr, 1, 0, 0, UINT64_MAX, at[0], 128), n1 = runs(tr, 2, 0, 0, UINT64_MAX, at[1], 128);
+	(void)state;
+
+	assert_in_range(n0, 99, 101);
+	assert_in_range(n1, 99, 101);
+	for (unsigned i = 0; i + 1 < n0 && i + 1 < n1; i++) {
+		/* the first to run starts each round, the other 5 ms later */
+		uint64_t a = at[0][i], b = at[1][i];
+
+		assert_near(a > b ? a - b : b - a, 5 * MS, MS / 10);
+	}
+	g_free(tr);
+}
+
+/*
+ * tutorial example7 (example7-barrier.json), its own timeline: one loop
+ * every 9 ms; task0's runtime2 starts 3 ms into it, task1's runtime3 6 ms
+ * (each loop a few us later for the wakeups' latency).
+ */
+static void test_sim_example7_barriers(void **state)
+{
+	struct trace *tr = run_file("example7-barrier.json", 900 * MS, NULL);
+	uint64_t at[256];
+	unsigned n;
+	(void)state;
+
+	n = runs(tr, 1, 2 * MS, 0, UINT64_MAX, at, 256);
+	assert_in_range(n, 98, 100);
+	assert_near(at[0], 3 * MS, MS / 10);
+	for (unsigned i = 1; i < n; i++)
+		assert_near(at[i] - at[i - 1], 9 * MS, MS / 10);
+	n = runs(tr, 2, 2 * MS, 0, UINT64_MAX, at, 256);   /* task1: runtime1 at 0, runtime3 at 6 */
+	assert_in_range(n, 196, 200);
+	assert_near(at[1], 6 * MS, MS / 10);
+	for (unsigned i = 1; i < n; i++)
+		assert_near(at[i] - at[i - 1], (i % 2 ? 6 : 3) * MS, MS / 10);
+	g_free(tr);
+}
+
+/*
+ * A barrier and a condition wait in one thread do not share wakeups
+ * (barrier-and-wait.json): y reaching the barrier at 0.5 ms does not wake
+ * x from its wait; x runs at 1 ms of every period (the signal), y at 0 ms
+ * and then at 3 ms (when x reaches the barrier).
+ */
+static void test_sim_barrier_and_wait(void **state)
+{
+	struct trace *tr = run_file("barrier-and-wait.json", 100 * MS, NULL);
+	uint64_t at[16];
+	unsigned n;
+	(void)state;
+
+	n = runs(tr, 2, 0, 0, UINT64_MAX, at, 16);
+	assert_int_equal(n, 10);
+	for (unsigned i = 0; i < n; i++)
+		assert_near(at[i], (1 + 10 * i) * MS, MS / 2);
+	n = runs(tr, 3, 0, 0, UINT64_MAX, at, 16);
+	assert_int_equal(n, 11);
+	assert_near(at[0], 0, MS / 2);
+	for (unsigned i = 1; i < n; i++)
+		assert_near(at[i], (3 + 10 * (i - 1)) * MS, MS / 2);
+	g_free(tr);
+}
+
+/*
+ * Waits without a lock before them (unheld-mutex.json): glibc's
+ * pthread_cond_wait() returns holding the mutex, so after each broadcast
+ * the two workers run one after the other, the second 2 ms after the first.
+ */
+static void test_sim_unheld_mutex(void **state)
+{
+	struct trace *tr = run_file("unheld-mutex.json", 100 * MS, NULL);
+	(void)state;
+
+	for (unsigned k = 0; k < 10; k++) {
+		uint64_t a[2], b[2];
+
+		assert_int_equal(runs(tr, 2, 0, k * 10 * MS, (k + 1) * 10 * MS, a, 2), 1);
+		assert_int_equal(runs(tr, 3, 0, k * 10 * MS, (k + 1) * 10 * MS, b, 2), 1);
+		assert_near(a[0] < b[0] ? a[0] : b[0], (1 + 10 * k) * MS, MS / 2);
+		assert_near(a[0] > b[0] ? a[0] - b[0] : b[0] - a[0], 2 * MS, MS / 10);
+	}
+	g_free(tr);
 }
 
 int main(void)
@@ -503,7 +956,21 @@ int main(void)
 		cmocka_unit_test(test_lock_wait_mutex),
 		cmocka_unit_test(test_timer),
 		cmocka_unit_test(test_fork_runtime_cpus_nice),
-		cmocka_unit_test(test_signal_round_robin),
+		cmocka_unit_test(test_cond_per_copy),
+		cmocka_unit_test(test_suspend_resume),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest sim_tests[] = {
+		cmocka_unit_test(test_sim_example5),
+		cmocka_unit_test(test_sim_example4),
+		cmocka_unit_test(test_sim_suspend_unresumed),
+		cmocka_unit_test(test_sim_signal_lost),
+		cmocka_unit_test(test_sim_broadcast_signal),
+		cmocka_unit_test(test_sim_two_conditions),
+		cmocka_unit_test(test_sim_sync_pingpong),
+		cmocka_unit_test(test_sim_example7_barriers),
+		cmocka_unit_test(test_sim_barrier_and_wait),
+		cmocka_unit_test(test_sim_unheld_mutex),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) | cmocka_run_group_tests(sim_tests, sim_setup, sim_teardown);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rt-app JSON import through the CLI: the shipped examples run on kunpeng920,
-# loose JSON is accepted with one warning line per kind, and unknown events or
-# unmodelled policies exit 1 naming their JSON path.
+# loose JSON is accepted with one warning line per kind, conditions nobody
+# wakes are warned about, and unknown events or unmodelled policies exit 1
+# naming their JSON path.
 set -euo pipefail
 bin=$1
 src=$2
@@ -59,6 +60,19 @@ rc=$?
 set -e
 test "$rc" -ne 0
 grep -q "uses 'send'" "$tmp/err"
+
+# rt-app's conditions: a thread nobody resumes is named in one warning line; the run goes on
+data="$src/tests/data/rtapp"
+"$bin" run -t "$topo" -w "$data/suspend-unresumed.json" --warmup 0 --duration 50ms > /dev/null 2> "$tmp/err"
+grep -q "^simsched: warning: $data/suspend-unresumed.json: conditions that no signal, broad, sync or resume wakes: 'consumer' (tasks.consumer.suspend);" "$tmp/err"
+# alone on a CPU nobody signals a condition: a wait blocks --wait-time (9 ms, then 1 ms of run: 10 %), or is refused
+"$bin" pelt -w "$data/signal-lost.json" --task waiter --summary --hz 0 --wait-time 9ms 2> /dev/null | grep "running 10\.00 %" > /dev/null
+set +e
+"$bin" pelt -w "$data/signal-lost.json" --task waiter --summary --hz 0 > /dev/null 2> "$tmp/err"
+rc=$?
+set -e
+test "$rc" -eq 1
+grep -q "task taskset\[0\]/waiter waits on a condition variable at 5000000 ns; alone on a CPU nobody signals it" "$tmp/err"
 
 bad() {
 	local want=$1 file=$2 msg=$3

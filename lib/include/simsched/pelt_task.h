@@ -77,8 +77,9 @@ struct ss_pelt_task_spec {
 	const struct ss_wl_plan *plan;  /* borrowed; NULL for the periodic pattern */
 	uint32_t task;               /* index of the task in plan */
 	uint64_t seed;               /* run seed: the task's stream is (seed, its path) as in ss_simulate */
-	uint64_t wait_ns;            /* a wait that the task's own tokens do not satisfy blocks this
-					long (its partners' answer time); 0 = such a wait is an error */
+	uint64_t wait_ns;            /* a wait that the task's own tokens do not satisfy, and every wait on a
+					condition variable, blocks this long (its partners' answer time);
+					0 = such a wait is an error */
 	/* CPU */
 	unsigned long capacity;      /* arch_scale_cpu_capacity(), 1..1024 */
 	unsigned long freq_capacity; /* arch_scale_freq_capacity(), 1..1024 (cur/max freq x 1024) */

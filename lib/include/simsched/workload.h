@@ -59,6 +59,15 @@ enum ss_wl_action_kind {
 	SS_ACT_SPAWN,      /* fork `count` tasks among the slots target..target+nr-1 not alive */
 	SS_ACT_RUN_WALL,   /* run on a CPU until `ns` of wall time have passed since the statement began,
 			      whatever the progress (preemption, speed); rt-app's "runtime" */
+	/*
+	 * Condition variables (pthread_cond_*, futex-based in glibc): a FIFO
+	 * wait queue per condition (sync-object slot `target`) and no memory.
+	 */
+	SS_ACT_COND_WAIT,      /* join condition `target`'s wait queue, release mutex slot `nr` - 1 if the task
+				  holds it (nr 0: no mutex), sleep until a signal or broadcast takes it off the
+				  queue, then lock that mutex (held or not before, as pthread_cond_wait returns) */
+	SS_ACT_COND_SIGNAL,    /* wake the first waiter of condition `target`; with none, nothing (lost) */
+	SS_ACT_COND_BROADCAST, /* wake every waiter of condition `target`; with none, nothing (lost) */
 };
 
 /** SS_ACT_TIMER flags (field `count`). */
@@ -77,10 +86,11 @@ struct ss_wl_action {
 	bool sync;         /* WAKE, SEND: WF_SYNC */
 	bool if_waiting;   /* WAKE: post only to targets blocked in a wait; skip the others (no token) */
 	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
-	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER: slot */
-	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set */
+	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER,
+			      COND_*: slot */
+	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set; COND_WAIT: mutex slot + 1, 0 = none */
 	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork;
-			      TIMER: SS_TIMER_* flags */
+			      TIMER: SS_TIMER_* flags; COND_WAIT: 0 (the simulator marks a wait it has queued 1) */
 	uint64_t ns;       /* RUN, SLEEP, RUN_WALL: duration; TIMER: period */
 	uint64_t anchor_ns; /* TIMER with SS_TIMER_ANCHORED: ns after the run's start that the first period counts from */
 };
