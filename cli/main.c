@@ -238,6 +238,46 @@ static int cmd_topo(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Split the --set values in place: "workload.NAME=VALUE" go to *wl as
+ * "NAME=VALUE" (the workload's parameters, applied when it is loaded), the
+ * others stay in *sets for ss_params_set(). Both NULL-terminated (or NULL);
+ * g_strfreev each.
+ */
+static void split_workload_sets(gchar ***sets, gchar ***wl)
+{
+	GPtrArray *model = g_ptr_array_new(), *params = g_ptr_array_new();
+
+	for (gchar **s = *sets; s && *s; s++)
+		if (g_str_has_prefix(*s, "workload."))
+			g_ptr_array_add(params, g_strdup(*s + strlen("workload.")));
+		else
+			g_ptr_array_add(model, g_strdup(*s));
+	g_ptr_array_add(model, NULL);
+	g_ptr_array_add(params, NULL);
+	g_strfreev(*sets);
+	*sets = (gchar **)g_ptr_array_free(model, FALSE);
+	*wl = (gchar **)g_ptr_array_free(params, FALSE);
+}
+
+/* The workload's parameters for --set help: "workload.NAME  default ...", or "" without any. */
+static char *workload_params_help(const struct ss_workload *w)
+{
+	GString *s = g_string_new(NULL);
+
+	for (unsigned i = 0; i < ss_workload_nr_params(w); i++) {
+		const struct ss_wl_param *pm = ss_workload_param(w, i);
+
+		g_string_append_printf(s, "  workload.%-20s default %" G_GINT64_FORMAT, pm->name, pm->def);
+		if (pm->min != INT64_MIN || pm->max != INT64_MAX)
+			g_string_append_printf(s, ", %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT, pm->min, pm->max);
+		if (pm->description[0])
+			g_string_append_printf(s, "  %s", pm->description);
+		g_string_append_c(s, '\n');
+	}
+	return g_string_free(s, FALSE);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
@@ -301,6 +341,21 @@ static int cmd_run(int argc, char **argv)
 			g_free(txt);
 			g_free(h);
 			ss_topology_free(ht);
+			if (wl_path) {
+				/* the workload's own parameters (--set workload.NAME=VALUE) */
+				struct ss_workload *hw = ss_workload_load(wl_path, &err);
+				if (!hw) {
+					g_strfreev(sets);
+					return fail(err, 1);
+				}
+				h = workload_params_help(hw);
+				txt = g_strdup_printf("\nworkload parameters of %s (--set workload.NAME=VALUE)%s\n%s",
+						      ss_workload_name(hw), h[0] ? ":" : ": none", h);
+				ss_cli_print(txt);
+				g_free(txt);
+				g_free(h);
+				ss_workload_free(hw);
+			}
 			g_strfreev(sets);
 			return 0;
 		}
@@ -360,11 +415,14 @@ static int cmd_run(int argc, char **argv)
 		return fail(err, 1);
 	}
 	ss_cli_topology_warnings(t);
-	struct ss_workload *w = ss_workload_load(wl_path, &err);
+	gchar **wl_sets = NULL;
+	split_workload_sets(&sets, &wl_sets);
+	struct ss_workload *w = ss_workload_load_params(wl_path, (const char *const *)wl_sets, &err);
+	g_strfreev(wl_sets);
 	if (!w) {
 		ss_topology_free(t);
 		g_strfreev(sets);
-		return fail(err, 1);
+		return fail_lib(err);   /* a bad --set workload.X: 2, a bad file: 1 */
 	}
 	ss_cli_workload_warnings(w);
 	ss_params_defaults(&cfg.params, t);
@@ -537,9 +595,19 @@ static int cmd_compare(int argc, char **argv)
 			goto out;
 	}
 	rc = 1;
-	if (!(t = ss_topology_load(topo_path, &err)) || !(w = ss_workload_load(wl_path, &err))) {
+	if (!(t = ss_topology_load(topo_path, &err))) {
 		rc = fail(err, 1);
 		goto out;
+	}
+	{
+		gchar **wl_sets = NULL;
+		split_workload_sets(&sets, &wl_sets);
+		w = ss_workload_load_params(wl_path, (const char *const *)wl_sets, &err);
+		g_strfreev(wl_sets);
+		if (!w) {
+			rc = fail_lib(err);   /* a bad --set workload.X: 2, a bad file: 1 */
+			goto out;
+		}
 	}
 	ss_cli_topology_warnings(t);
 	ss_cli_workload_warnings(w);

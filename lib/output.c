@@ -473,7 +473,10 @@ char *ss_results_to_text(const struct ss_results *r)
 			       r->topology, r->nr_cpus, r->offline_cpus ? "offline " : "",
 			       r->offline_cpus ? r->offline_cpus : "", r->offline_cpus ? ", " : "", r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
 			       r->nr_instances, r->instance_unit, r->nr_instances == 1 ? "" : "s", r->nr_tasks);
-	if (r->measure == SS_MEASURE_FINISH)
+	if (r->measure == SS_MEASURE_FINISH && r->warmup_ns)
+		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from the first transaction begin at %.6f s until the last task exited %.6f s later\n",
+				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
+	else if (r->measure == SS_MEASURE_FINISH)
 		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from t = 0 until the last task exited at %.6f s\n",
 				       r->policy, (unsigned long long)r->seed, (double)r->duration_ns / 1e9);
 	else

@@ -353,6 +353,7 @@ struct ss_sim {
 	/* statistics */
 	bool measuring;
 	uint64_t measure_start;
+	bool timed_from_begin;         /* metric `from: begin`: the first transaction begin starts the measurement */
 	struct ss_results *res;
 	struct ss_event ev_sample, ev_warmup, ev_stop, ev_jiffy;
 	uint64_t *ticking;             /* CPUs whose tick runs (busy CPUs) */

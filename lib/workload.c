@@ -125,6 +125,11 @@ void ss_workload_free(struct ss_workload *w)
 	if (w->tables)
 		g_ptr_array_free(w->tables, TRUE);
 	g_free(w->metric_roles);
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		g_free(w->params[i].name);
+		g_free(w->params[i].description);
+	}
+	g_free(w->params);
 	g_free(w->name);
 	g_free(w->description);
 	g_free(w->source);
@@ -185,14 +190,26 @@ unsigned ss_workload_tasks_per_instance(const struct ss_workload *w)
 
 unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w)
 {
-	return w->ipc_x1000;
+	uint32_t div = w->ipc_div ? w->ipc_div : 1;
+
+	return (unsigned)((w->ipc_x1000 + div / 2) / div);
+}
+
+unsigned ss_workload_nr_params(const struct ss_workload *w)
+{
+	return w ? w->nr_params : 0;
+}
+
+const struct ss_wl_param *ss_workload_param(const struct ss_workload *w, unsigned i)
+{
+	return w && i < w->nr_params ? &w->params[i] : NULL;
 }
 
 struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned load_pct_x100,
 					   unsigned nr_cpus, GError **err)
 {
-	/* instances = round(load_pct_x100 * nr_cpus * ipc_x1000 / (10000 * 1000)), half up */
-	const uint64_t den = UINT64_C(10000) * 1000;
+	/* instances = round(load_pct_x100 * nr_cpus * ipc_x1000 / (10000 * 1000 * ipc_div)), half up */
+	const uint64_t den = UINT64_C(10000) * 1000 * (w && w->ipc_div ? w->ipc_div : 1);
 	struct ss_wl_plan *p;
 	uint64_t x, inst;
 	unsigned t = 0;

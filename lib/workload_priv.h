@@ -100,7 +100,9 @@ struct ss_workload {
 	char *name, *description, *source, *instance;
 	char *metric_name, *metric_unit;
 	struct ss_wl_metric metric;      /* points into the two strings above */
-	uint32_t ipc_x1000;              /* instances_per_cpu × 1000 */
+	uint32_t ipc_x1000;              /* instances_per_cpu × 1000 × ipc_div */
+	uint32_t ipc_div;                /* instances_per_cpu = ipc_x1000 / (1000 × ipc_div); 0 counts as 1
+					    (a fraction A/B: ipc_x1000 = 1000 A, ipc_div = B) */
 	bool per_machine;                /* ipc_x1000 counts instances per machine at 100 %, not per CPU
 					    (rt-app task sets: 100 % = the file's task set once) */
 	char **warnings;                 /* NULL-terminated, what the loader accepted or ignored (rtapp.c) */
@@ -110,6 +112,8 @@ struct ss_workload {
 	unsigned nr_sync, nr_local_sync;   /* objects; the local ones first (sync ids 0..nr_local_sync-1) */
 	struct ss_wl_sync *sync;
 	GPtrArray *tables;                 /* empirical tables (struct ss_dist_bin arrays), owned */
+	struct ss_wl_param *params;        /* top-level `params`, file order */
+	unsigned nr_params;
 	bool *metric_roles;                /* nr_roles, or NULL */
 };
 

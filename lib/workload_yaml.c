@@ -9,6 +9,8 @@
 #include "ss_yaml.h"
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -49,6 +51,7 @@ struct ctx {
 	const yaml_node_t *shared;   /* top-level `shared` list, or NULL */
 	const yaml_node_t *metric_roles;  /* metric `roles` list, or NULL */
 	unsigned total_insn;
+	const char *const *set;           /* parameter overrides "NAME=VALUE", NULL-terminated, or NULL */
 };
 
 static bool fail(struct ctx *c, yaml_mark_t m, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -1007,6 +1010,13 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 	if (!want_scalar(c, n, "start_cpu"))
 		return false;
 	s = p = ss_yaml_sval(n);
+	if (!strcmp(s, "first")) {
+		/* rank 0 of the allowed CPUs, in every instance: where a benchmark's parent starts */
+		r->start = SS_START_INSTANCE;
+		r->start_mul = 0;
+		r->start_add = 0;
+		return true;
+	}
 	if (*s == '-' || (*s >= '0' && *s <= '9' && !strstr(s, "instance"))) {
 		if (!parse_int(c, n, "start_cpu", 0, SS_MAX_CPUS - 1, &cpu))
 			return false;
@@ -1049,7 +1059,7 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 	return true;
 bad:
 	return fail(c, n->start_mark,
-		    "start_cpu '%.*s' (expected a CPU number 0..%u or an expression [K *] instance [+ B] with K in 1..%u, B in 0..%u)",
+		    "start_cpu '%.*s' (expected a CPU number 0..%u, first, or an expression [K *] instance [+ B] with K in 1..%u, B in 0..%u)",
 		    ss_yaml_slen(n), s, SS_MAX_CPUS - 1, SS_MAX_CPUS, SS_MAX_CPUS - 1);
 }
 
@@ -1201,11 +1211,11 @@ static bool parse_tasks(struct ctx *c, const yaml_node_t *n)
 static bool parse_metric(struct ctx *c, const yaml_node_t *n)
 {
 	static const char *const keys[] = { "name", "unit", "higher_is_better", "bytes_per_transaction",
-					    "percentile", "roles", NULL };
+					    "percentile", "roles", "from", NULL };
 	static const char *const units[] = { "transactions/s", "MB/s", "s", "us", NULL };
-	bool seen[6] = { false };
+	bool seen[7] = { false };
 	struct ss_workload *w = c->w;
-	const yaml_node_t *unit = NULL, *bpt = NULL, *pct = NULL;
+	const yaml_node_t *unit = NULL, *bpt = NULL, *pct = NULL, *from = NULL;
 
 	if (!want_kind(c, n, YAML_MAPPING_NODE, "a metric {name, unit, higher_is_better}"))
 		return false;
@@ -1265,6 +1275,17 @@ bad_pct:
 				return false;
 			c->metric_roles = v;
 			break;
+		case 6:
+			/* from: start (t = 0) | begin (the first transaction begin) */
+			if (!want_scalar(c, v, "from"))
+				return false;
+			if (!strcmp(ss_yaml_sval(v), "begin"))
+				w->metric.from_begin = true;
+			else if (strcmp(ss_yaml_sval(v), "start"))
+				return fail(c, v->start_mark, "from '%.*s' (expected start or begin)", ss_yaml_slen(v),
+					    ss_yaml_sval(v));
+			from = v;
+			break;
 		default:
 			ok = false;
 		}
@@ -1297,6 +1318,9 @@ bad_pct:
 		return fail(c, bpt->start_mark, "bytes_per_transaction with unit '%s' (expected unit MB/s)", w->metric_unit);
 	if (pct && w->metric.measure != SS_MEASURE_WAKEUP_PCT)
 		return fail(c, pct->start_mark, "percentile with unit '%s' (expected unit us: wakeup latency)", w->metric_unit);
+	if (from && w->metric.measure != SS_MEASURE_FINISH)
+		return fail(c, from->start_mark, "from with unit '%s' (expected unit s: the time until every task has exited)",
+			    w->metric_unit);
 	if (c->metric_roles && w->metric.measure != SS_MEASURE_WAKEUP_PCT)
 		return fail(c, c->metric_roles->start_mark, "roles with unit '%s' (expected unit us: wakeup latency)",
 			    w->metric_unit);
@@ -1305,17 +1329,34 @@ bad_pct:
 	return true;
 }
 
-/* instances_per_cpu: a positive decimal with at most 3 decimals, at most 1000. */
+/*
+ * instances_per_cpu: a positive decimal with at most 3 decimals, at most
+ * 1000; or a fraction A/B of whole numbers (A, B in 1..10^6, A/B at most
+ * 1000), kept exact: 1/28 = one instance per 28 CPUs.
+ */
 static bool parse_ipc(struct ctx *c, const yaml_node_t *n)
 {
 	const char *p;
-	uint64_t ip, fp = 0;
+	uint64_t ip, fp = 0, b;
 	unsigned nd, nf = 0;
 
 	if (!want_scalar(c, n, "instances_per_cpu"))
 		return false;
 	p = ss_yaml_sval(n);
-	if (!scan_u64(&p, &ip, &nd) || nd == 0 || ip > 1000)
+	if (!scan_u64(&p, &ip, &nd) || nd == 0 || ip > 1000000)
+		goto bad;
+	while (*p == ' ')
+		p++;
+	if (*p == '/') {
+		for (p++; *p == ' '; p++)
+			;
+		if (!scan_u64(&p, &b, &nd) || nd == 0 || *p || ip == 0 || b == 0 || b > 1000000 || ip > 1000 * b)
+			goto bad;
+		c->w->ipc_x1000 = (uint32_t)(ip * 1000);
+		c->w->ipc_div = (uint32_t)b;
+		return true;
+	}
+	if (ip > 1000)
 		goto bad;
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++) {
@@ -1334,20 +1375,480 @@ static bool parse_ipc(struct ctx *c, const yaml_node_t *n)
 	return true;
 bad:
 	return fail(c, n->start_mark,
-		    "instances_per_cpu '%.*s' (expected a number greater than 0 and at most 1000, with at most 3 decimals)",
+		    "instances_per_cpu '%.*s' (expected a number greater than 0 and at most 1000, with at most 3 decimals, or a fraction A/B such as 1/28)",
 		    ss_yaml_slen(n), ss_yaml_sval(n));
+}
+
+/* ------------------------------------------------------------ parameters */
+
+/*
+ * A file's `params` are integers with defaults; `--set workload.NAME=VALUE`
+ * replaces a default before the file is read any further. Every scalar value
+ * of the document (not keys, not the `params` block itself) may then use
+ * them: $NAME stands for the value, ${EXPR} for an integer expression over
+ * parameters and numbers (+ - * /, parentheses, unary minus; division
+ * truncates toward zero), $$ for a '$'. The text substituted is decimal, so
+ * "${cputime}us" becomes a duration and "1/${2 * num_fds}" a fraction; the
+ * substituted scalar is then read as if the file had said it, and its errors
+ * point at the scalar. Docs: docs/workloads.md "Parameters".
+ */
+#define MAX_PARAMS 64u
+#define MAX_EXPR_DEPTH 32u
+
+static bool ident_start(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool ident_char(char ch)
+{
+	return ident_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+static struct ss_wl_param *param_find(const struct ss_workload *w, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < w->nr_params; i++)
+		if (strlen(w->params[i].name) == len && !strncmp(w->params[i].name, name, len))
+			return &w->params[i];
+	return NULL;
+}
+
+/* "(expected one of: a, b or c)" / "(the workload declares no params)" */
+static char *param_expect(const struct ss_workload *w)
+{
+	GString *s;
+
+	if (!w->nr_params)
+		return g_strdup("the workload declares no params");
+	s = g_string_new("expected one of: ");
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		if (i)
+			g_string_append(s, i + 1 < w->nr_params ? ", " : " or ");
+		g_string_append(s, w->params[i].name);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* params: {NAME: INTEGER | {default: INTEGER, min: INTEGER, max: INTEGER, description: TEXT}, ...} */
+static bool parse_params(struct ctx *c, const yaml_node_t *n)
+{
+	static const char *const keys[] = { "default", "min", "max", "description", NULL };
+	struct ss_workload *w = c->w;
+	ptrdiff_t nr;
+
+	if (!want_kind(c, n, YAML_MAPPING_NODE, "a mapping of parameters {NAME: DEFAULT, ...}"))
+		return false;
+	nr = n->data.mapping.pairs.top - n->data.mapping.pairs.start;
+	if ((size_t)nr > MAX_PARAMS)
+		return fail(c, n->start_mark, "%d parameters (expected at most %u)", (int)nr, MAX_PARAMS);
+	w->params = g_new0(struct ss_wl_param, nr ? nr : 1);
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+		const yaml_node_t *k = node(c, pr->key), *v = node(c, pr->value);
+		const yaml_node_t *defn = NULL, *minn = NULL;
+		struct ss_wl_param *pm;
+		const char *name;
+		size_t len;
+
+		if (!want_scalar(c, k, "a parameter name"))
+			return false;
+		name = ss_yaml_sval(k);
+		len = strlen(name);
+		if (!len || len > MAX_NAME_LEN || !ident_start(name[0]))
+			goto bad_name;
+		for (size_t i = 1; i < len; i++)
+			if (!ident_char(name[i]))
+				goto bad_name;
+		if (param_find(w, name, len))
+			return fail(c, k->start_mark, "duplicate parameter '%s' (expected each name once)", name);
+		pm = &w->params[w->nr_params++];
+		pm->name = g_strdup(name);
+		pm->min = INT64_MIN;
+		pm->max = INT64_MAX;
+		if (v->type == YAML_SCALAR_NODE) {
+			if (!parse_int(c, v, "parameter default", INT64_MIN, INT64_MAX, &pm->def))
+				return false;
+			defn = v;
+		} else if (v->type == YAML_MAPPING_NODE) {
+			bool seen[4] = { false };
+
+			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+				const yaml_node_t *qk = node(c, q->key), *qv = node(c, q->value);
+
+				switch (map_key(c, qk, keys, seen, "a parameter")) {
+				case 0:
+					if (!parse_int(c, qv, "parameter default", INT64_MIN, INT64_MAX, &pm->def))
+						return false;
+					defn = qv;
+					break;
+				case 1:
+					if (!parse_int(c, qv, "parameter min", INT64_MIN, INT64_MAX, &pm->min))
+						return false;
+					minn = qv;
+					break;
+				case 2:
+					if (!parse_int(c, qv, "parameter max", INT64_MIN, INT64_MAX, &pm->max))
+						return false;
+					break;
+				case 3:
+					if (!parse_text(c, qv, "parameter description", false, &pm->description))
+						return false;
+					break;
+				default:
+					return false;
+				}
+			}
+			if (!defn)
+				return fail(c, v->start_mark, "parameter '%s' has no 'default' (expected {default: N, ...})", name);
+		} else {
+			return fail(c, v->start_mark, "parameter '%s' is %s (expected an integer default or {default, min, max, description})",
+				    name, ss_yaml_kind_name(v));
+		}
+		if (pm->min > pm->max)
+			return fail(c, minn->start_mark, "parameter '%s' has min %" G_GINT64_FORMAT " above its max %" G_GINT64_FORMAT
+				    " (expected min <= max)", name, pm->min, pm->max);
+		if (pm->def < pm->min || pm->def > pm->max)
+			return fail(c, defn->start_mark, "parameter '%s' default %" G_GINT64_FORMAT " is out of range (expected %"
+				    G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")", name, pm->def, pm->min, pm->max);
+		pm->value = pm->def;
+		if (!pm->description)
+			pm->description = g_strdup("");
+		continue;
+bad_name:
+		return fail(c, k->start_mark,
+			    "parameter name '%.*s' is not a name (expected a letter or '_' followed by letters, digits or '_', at most %u characters)",
+			    ss_yaml_slen(k), name, MAX_NAME_LEN);
+	}
+	return true;
+}
+
+/* Overrides "NAME=VALUE" (SS_ERROR_USAGE): a later one of a name wins. */
+static bool apply_overrides(struct ctx *c)
+{
+	struct ss_workload *w = c->w;
+
+	for (const char *const *a = c->set; a && *a; a++) {
+		const char *eq = strchr(*a, '='), *p;
+		struct ss_wl_param *pm;
+		char *expect;
+		bool neg = false;
+		uint64_t v;
+		unsigned nd;
+
+		if (!eq || eq == *a) {
+			g_set_error(c->err, SS_ERROR, SS_ERROR_USAGE,
+				    "%s: parameter assignment '%s' is not NAME=VALUE (expected e.g. num_fds=14)", c->file, *a);
+			return false;
+		}
+		pm = param_find(w, *a, (size_t)(eq - *a));
+		if (!pm) {
+			expect = param_expect(w);
+			g_set_error(c->err, SS_ERROR, SS_ERROR_USAGE, "%s: no workload parameter '%.*s' (%s)", c->file,
+				    (int)(eq - *a), *a, expect);
+			g_free(expect);
+			return false;
+		}
+		p = eq + 1;
+		if (*p == '-' || *p == '+')
+			neg = *p++ == '-';
+		if (!scan_u64(&p, &v, &nd) || nd == 0 || *p || v > (uint64_t)INT64_MAX) {
+			g_set_error(c->err, SS_ERROR, SS_ERROR_USAGE,
+				    "%s: parameter %s = '%s' is not an integer in range (expected an integer in %" G_GINT64_FORMAT
+				    "..%" G_GINT64_FORMAT ")", c->file, pm->name, eq + 1, pm->min, pm->max);
+			return false;
+		}
+		int64_t x = neg ? -(int64_t)v : (int64_t)v;
+		if (x < pm->min || x > pm->max) {
+			g_set_error(c->err, SS_ERROR, SS_ERROR_USAGE,
+				    "%s: parameter %s = %" G_GINT64_FORMAT " is out of range (expected %" G_GINT64_FORMAT "..%"
+				    G_GINT64_FORMAT ")", c->file, pm->name, x, pm->min, pm->max);
+			return false;
+		}
+		pm->value = x;
+		pm->overridden = true;
+	}
+	return true;
+}
+
+/* ${EXPR}: recursive descent over e->p .. e->end */
+struct expr {
+	struct ctx *c;
+	const yaml_node_t *n;     /* the scalar (error position) */
+	const char *s, *p, *end;  /* the expression, the cursor */
+};
+
+static bool ex_fail(struct expr *e, const char *what, const char *expected)
+{
+	return fail(e->c, e->n->start_mark, "${%.*s} %s (expected %s)", (int)(e->end - e->s), e->s, what, expected);
+}
+
+static void ex_ws(struct expr *e)
+{
+	while (e->p < e->end && *e->p == ' ')
+		e->p++;
+}
+
+static bool ex_sum(struct expr *e, int64_t *v, unsigned depth);
+
+static bool ex_atom(struct expr *e, int64_t *v, unsigned depth)
+{
+	if (depth > MAX_EXPR_DEPTH)
+		return ex_fail(e, "is nested too deeply", "at most 32 levels");
+	ex_ws(e);
+	if (e->p >= e->end)
+		return ex_fail(e, "ends where a value should be", "a number, a parameter or '('");
+	if (*e->p == '(') {
+		e->p++;
+		if (!ex_sum(e, v, depth + 1))
+			return false;
+		ex_ws(e);
+		if (e->p >= e->end || *e->p != ')')
+			return ex_fail(e, "has a '(' without its ')'", "balanced parentheses");
+		e->p++;
+		return true;
+	}
+	if (*e->p == '-') {
+		e->p++;
+		if (!ex_atom(e, v, depth + 1))
+			return false;
+		if (*v == INT64_MIN)
+			return ex_fail(e, "overflows", "a result within 64-bit integers");
+		*v = -*v;
+		return true;
+	}
+	if (*e->p >= '0' && *e->p <= '9') {
+		int64_t x = 0;
+
+		for (; e->p < e->end && *e->p >= '0' && *e->p <= '9'; e->p++)
+			if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, *e->p - '0', &x))
+				return ex_fail(e, "has a number too large", "a result within 64-bit integers");
+		*v = x;
+		return true;
+	}
+	if (ident_start(*e->p)) {
+		const char *name = e->p;
+		const struct ss_wl_param *pm;
+
+		while (e->p < e->end && ident_char(*e->p))
+			e->p++;
+		pm = param_find(e->c->w, name, (size_t)(e->p - name));
+		if (!pm) {
+			char *expect = param_expect(e->c->w);
+			bool ok = fail(e->c, e->n->start_mark, "${%.*s} uses an unknown parameter '%.*s' (%s)",
+				       (int)(e->end - e->s), e->s, (int)(e->p - name), name, expect);
+			g_free(expect);
+			return ok;
+		}
+		*v = pm->value;
+		return true;
+	}
+	{
+		char what[48];
+
+		snprintf(what, sizeof what, "has '%c' where a value should be", *e->p);
+		return ex_fail(e, what, "a number, a parameter or '('");
+	}
+}
+
+static bool ex_prod(struct expr *e, int64_t *v, unsigned depth)
+{
+	if (!ex_atom(e, v, depth))
+		return false;
+	for (;;) {
+		int64_t r;
+		char op;
+
+		ex_ws(e);
+		if (e->p >= e->end || (*e->p != '*' && *e->p != '/'))
+			return true;
+		op = *e->p++;
+		if (!ex_atom(e, &r, depth))
+			return false;
+		if (op == '*') {
+			if (__builtin_mul_overflow(*v, r, v))
+				return ex_fail(e, "overflows", "a result within 64-bit integers");
+		} else {
+			if (r == 0)
+				return ex_fail(e, "divides by zero", "a divisor other than 0");
+			if (*v == INT64_MIN && r == -1)
+				return ex_fail(e, "overflows", "a result within 64-bit integers");
+			*v /= r;
+		}
+	}
+}
+
+static bool ex_sum(struct expr *e, int64_t *v, unsigned depth)
+{
+	if (!ex_prod(e, v, depth))
+		return false;
+	for (;;) {
+		int64_t r;
+		char op;
+
+		ex_ws(e);
+		if (e->p >= e->end || (*e->p != '+' && *e->p != '-'))
+			return true;
+		op = *e->p++;
+		if (!ex_prod(e, &r, depth))
+			return false;
+		if (op == '+' ? __builtin_add_overflow(*v, r, v) : __builtin_sub_overflow(*v, r, v))
+			return ex_fail(e, "overflows", "a result within 64-bit integers");
+	}
+}
+
+/* Substitute $NAME, ${EXPR} and $$ in one scalar node (its text is replaced in the document). */
+static bool expand_scalar(struct ctx *c, yaml_node_t *n)
+{
+	const char *s = ss_yaml_sval(n), *p = s;
+	GString *out;
+	char *text;
+
+	if (!strchr(s, '$') || strlen(s) != n->data.scalar.length)
+		return true;   /* nothing to do, or a NUL inside that the reader reports */
+	out = g_string_new(NULL);
+	while (*p) {
+		int64_t v;
+
+		if (*p != '$') {
+			g_string_append_c(out, *p++);
+			continue;
+		}
+		if (p[1] == '$') {
+			g_string_append_c(out, '$');
+			p += 2;
+			continue;
+		}
+		if (p[1] == '{') {
+			const char *close = strchr(p + 2, '}');
+			struct expr e = { .c = c, .n = n, .s = p + 2, .p = p + 2, .end = close };
+
+			if (!close) {
+				g_string_free(out, TRUE);
+				return fail(c, n->start_mark, "'%.*s' has a '${' without its '}' (expected ${EXPR})", ss_yaml_slen(n), s);
+			}
+			if (!ex_sum(&e, &v, 0)) {
+				g_string_free(out, TRUE);
+				return false;
+			}
+			ex_ws(&e);
+			if (e.p != e.end) {
+				char what[48];
+
+				snprintf(what, sizeof what, "has '%c' where an operator should be", *e.p);
+				g_string_free(out, TRUE);
+				return ex_fail(&e, what, "+, -, * or / between values");
+			}
+			p = close + 1;
+		} else if (ident_start(p[1])) {
+			const char *name = p + 1, *q = name;
+			const struct ss_wl_param *pm;
+
+			while (ident_char(*q))
+				q++;
+			pm = param_find(c->w, name, (size_t)(q - name));
+			if (!pm) {
+				char *expect = param_expect(c->w);
+				bool ok = fail(c, n->start_mark, "'%.*s' uses an unknown parameter '%.*s' (%s)", ss_yaml_slen(n), s,
+					       (int)(q - name), name, expect);
+				g_free(expect);
+				g_string_free(out, TRUE);
+				return ok;
+			}
+			v = pm->value;
+			p = q;
+		} else {
+			g_string_free(out, TRUE);
+			return fail(c, n->start_mark, "'%.*s' has a '$' that is not a parameter (expected $NAME, ${EXPR} or $$ for a '$')",
+				    ss_yaml_slen(n), s);
+		}
+		g_string_append_printf(out, "%" G_GINT64_FORMAT, v);
+	}
+	/* the document frees its scalars with free(): give it a malloc'd copy */
+	text = malloc(out->len + 1);
+	if (!text) {
+		g_string_free(out, TRUE);
+		return fail(c, n->start_mark, "out of memory");
+	}
+	memcpy(text, out->str, out->len + 1);
+	free(n->data.scalar.value);
+	n->data.scalar.value = (yaml_char_t *)text;
+	n->data.scalar.length = out->len;
+	g_string_free(out, TRUE);
+	return true;
+}
+
+/* Mark node i and everything below it (the `params` block is not substituted). */
+static void mark_subtree(struct ctx *c, bool *mark, int i)
+{
+	const yaml_node_t *n = node(c, i);
+
+	if (!n || mark[i])
+		return;
+	mark[i] = true;
+	if (n->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+			mark_subtree(c, mark, *it);
+	else if (n->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+			mark_subtree(c, mark, pr->key);
+			mark_subtree(c, mark, pr->value);
+		}
+}
+
+/*
+ * Before the file is read: its `params` (the first such key of the root),
+ * the overrides, then the substitution in every scalar value outside the
+ * `params` block. Mapping keys are never substituted.
+ */
+static bool prepare_params(struct ctx *c, yaml_node_t *root)
+{
+	int params = 0;
+	int nr = (int)(c->doc->nodes.top - c->doc->nodes.start);
+	bool *keep, ok = true;
+
+	if (root->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+			const yaml_node_t *k = node(c, pr->key);
+
+			if (k->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(k), "params")) {
+				params = pr->value;
+				break;
+			}
+		}
+	if (params && !parse_params(c, node(c, params)))
+		return false;
+	if (!apply_overrides(c))
+		return false;
+	keep = g_new0(bool, nr + 1);   /* node ids are 1..nr */
+	for (int i = 1; i <= nr; i++) {
+		const yaml_node_t *n = node(c, i);
+
+		if (n->type == YAML_MAPPING_NODE)
+			for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++)
+				if (node(c, pr->key)->type == YAML_SCALAR_NODE)
+					keep[pr->key] = true;
+	}
+	if (params)
+		mark_subtree(c, keep, params);
+	for (int i = 1; ok && i <= nr; i++) {
+		yaml_node_t *n = node(c, i);
+
+		if (!keep[i] && n->type == YAML_SCALAR_NODE)
+			ok = expand_scalar(c, n);
+	}
+	g_free(keep);
+	return ok;
 }
 
 static bool parse_top(struct ctx *c, const yaml_node_t *root)
 {
 	static const char *const keys[] = { "name", "description", "source", "instance",
-					    "instances_per_cpu", "metric", "tasks", "shared", NULL };
-	static const char *const required[] = { "name", NULL, NULL, "instance", NULL, "metric", "tasks", NULL };
+					    "instances_per_cpu", "metric", "tasks", "shared", "params", NULL };
+	static const char *const required[] = { "name", NULL, NULL, "instance", NULL, "metric", "tasks", NULL, NULL };
 	static const char *const expect[] = { "the workload's name", NULL, NULL,
 					      "what one instance is, e.g. instance: pair", NULL,
 					      "metric: {name, unit, higher_is_better}",
-					      "a list of task roles", NULL };
-	bool seen[8] = { false };
+					      "a list of task roles", NULL, NULL };
+	bool seen[9] = { false };
 	struct ss_workload *w = c->w;
 	bool ok;
 
@@ -1381,6 +1882,9 @@ static bool parse_top(struct ctx *c, const yaml_node_t *root)
 		case 7:
 			ok = want_kind(c, v, YAML_SEQUENCE_NODE, "a list of mutex and barrier names");
 			c->shared = v;
+			break;
+		case 8:
+			ok = true;   /* read before everything else (prepare_params) */
 			break;
 		default:
 			ok = false;
@@ -1624,9 +2128,10 @@ out:
 	return ok;
 }
 
-struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const char *name, GError **err)
+struct ss_workload *ss_workload_load_string_params(const char *yaml, size_t len, const char *name,
+						    const char *const *set, GError **err)
 {
-	struct ctx c = { .file = name ? name : "<string>", .err = err };
+	struct ctx c = { .file = name ? name : "<string>", .err = err, .set = set };
 	yaml_parser_t ps;
 	yaml_document_t doc, extra;
 	yaml_node_t *root;
@@ -1669,7 +2174,7 @@ struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const 
 	c.w->tables = g_ptr_array_new_with_free_func(g_free);
 	c.role_index = g_hash_table_new(g_str_hash, g_str_equal);
 	c.fixups = g_array_new(FALSE, FALSE, sizeof(struct wake_fixup));
-	ok = parse_top(&c, root) && resolve(&c);
+	ok = prepare_params(&c, root) && parse_top(&c, root) && resolve(&c);
 	g_hash_table_destroy(c.role_index);
 	g_array_free(c.fixups, TRUE);
 	g_free(c.waits);
@@ -1688,7 +2193,12 @@ out:
 	return c.w;
 }
 
-struct ss_workload *ss_workload_load(const char *path, GError **err)
+struct ss_workload *ss_workload_load_string(const char *yaml, size_t len, const char *name, GError **err)
+{
+	return ss_workload_load_string_params(yaml, len, name, NULL, err);
+}
+
+struct ss_workload *ss_workload_load_params(const char *path, const char *const *set, GError **err)
 {
 	struct ss_workload *w;
 	char *text = NULL;
@@ -1696,10 +2206,23 @@ struct ss_workload *ss_workload_load(const char *path, GError **err)
 
 	if (!ss_read_input_file(path, "workload", &text, &len, err))
 		return NULL;
-	if (ss_rtapp_detect(path, text, len))
-		w = ss_rtapp_load_string(text, len, path, err);   /* rt-app JSON: rtapp.c */
-	else
-		w = ss_workload_load_string(text, len, path, err);
+	if (ss_rtapp_detect(path, text, len)) {
+		if (set && *set) {
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+				    "%s: an rt-app file has no workload parameters (expected a YAML workload with params for '%s')",
+				    path, *set);
+			w = NULL;
+		} else {
+			w = ss_rtapp_load_string(text, len, path, err);   /* rt-app JSON: rtapp.c */
+		}
+	} else {
+		w = ss_workload_load_string_params(text, len, path, set, err);
+	}
 	g_free(text);
 	return w;
+}
+
+struct ss_workload *ss_workload_load(const char *path, GError **err)
+{
+	return ss_workload_load_params(path, NULL, err);
 }

@@ -512,6 +512,67 @@ static void test_run_wall(void **state)
 	}
 }
 
+/*
+ * metric `from: begin`: a finish time counted from the first transaction
+ * begin (hackbench's gettimeofday(&start) after forking), with every
+ * statistic restarted there; `from: start` (the default) counts from t = 0.
+ */
+static void test_finish_from_begin(void **state)
+{
+	static const char body[] =
+		"name: t\ninstance: inst\nmetric: {name: time, unit: s, higher_is_better: false, from: %s}\n"
+		"instances_per_cpu: 0.001\ntasks:\n"
+		"  - name: parent\n    start_cpu: 0\n"
+		"    program: [run: 1ms, spawn: {task: kid, count: 2}, wait: 2, transaction: begin,\n"
+		"              wake: {task: kid, which: all}, wait: 2, transaction: end]\n"
+		"  - name: kid\n    count: 2\n    spawned: true\n    program: [wake: parent, wait, run: 2ms, wake: parent]\n";
+	uint64_t finish[2], busy[2], wakeups[2], warmup[2];
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		char *text = g_strdup_printf(body, k ? "start" : "begin");
+		GError *err = NULL;
+		struct ss_workload *w = ss_workload_load_string(text, strlen(text), "t.yaml", &err);
+		struct ss_run_config c = { 0 };
+		struct ss_results *r;
+
+		assert_non_null(w);
+		c.topo = kunpeng;
+		c.wl = w;
+		ss_params_defaults(&c.params, kunpeng);
+		c.load_pct_x100 = 10000;
+		c.seed = 3;
+		c.duration_ns = 100000000;
+		r = ss_simulate(&c, &err);
+		assert_non_null(r);
+		finish[k] = r->finish_ns;
+		warmup[k] = r->warmup_ns;
+		wakeups[k] = r->wakeups;
+		busy[k] = 0;
+		for (unsigned i = 0; i < r->nr_cpus; i++)
+			busy[k] += r->cpu[i].busy_ns;
+		assert_int_equal(r->duration_ns, r->finish_ns);
+		assert_true(ss_results_metric_value(r) == (double)r->finish_ns / 1e9);
+		ss_results_free(r);
+		ss_workload_free(w);
+		g_free(text);
+	}
+	/* from the begin: the parent's 1 ms and the kids' ready wakeups are before it */
+	if (!(warmup[0] >= 1000000 && warmup[0] < 1100000))
+		fail_msg("start mark at %llu ns", (unsigned long long)warmup[0]);
+	if (!(finish[0] >= 2000000 && finish[0] < 2100000))
+		fail_msg("timed %llu ns", (unsigned long long)finish[0]);
+	assert_int_equal(warmup[1], 0);
+	assert_true(finish[1] == finish[0] + warmup[0]);    /* the same run, timed from t = 0 */
+	/* statistics: after the mark, 2 kick-off wakeups and 1 of the parent (its
+	 * wait: 2 wakes it on the second token); before it, 1 more (the ready tokens) */
+	assert_int_equal(wakeups[0], 3);
+	assert_int_equal(wakeups[1], 4);
+	/* busy time: the kids' 2 ms each after the mark, the parent's 1 ms before it too */
+	if (!(busy[0] >= 4000000 && busy[0] < 4200000) || !(busy[1] >= 5000000 && busy[1] < 5300000))
+		fail_msg("busy %llu / %llu ns", (unsigned long long)busy[0], (unsigned long long)busy[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_timer_and_phases),
 		cmocka_unit_test(test_timer_modes),
 		cmocka_unit_test(test_run_wall),
+		cmocka_unit_test(test_finish_from_begin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

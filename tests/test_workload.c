@@ -1,7 +1,8 @@
 /*
  * test_workload.c — the workload language: loading, validation errors with
  * their file:line:col, instantiation at a load level, the interpreter's
- * action sequences and the duration distributions.
+ * action sequences, the duration distributions, and parameters ($NAME,
+ * ${EXPR}, overrides).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -862,6 +863,252 @@ static void test_bad_strings(void **state)
 	expect_error("tasks:\n  - name: a\n    program: &p [loop: {count: 2, do: *p}]\n", "t.yaml:6:", "nested too deeply");
 }
 
+/* ---- parameters: params, $NAME, ${EXPR}, overrides ---- */
+
+static const char params_body[] =
+	"params:\n"                                              /* line 4 */
+	"  n: {default: 3, min: 1, max: 10, description: tasks per instance}\n"
+	"  t: 5\n"
+	"description: n is ${n}, $$1, t=$t\n"                    /* line 7 */
+	"instances_per_cpu: 1/${2 * n}\n"
+	"tasks:\n"
+	"  - name: a\n"
+	"    count: $n\n"
+	"    nice: ${-(7 - 2) * 3 / 4}\n"
+	"    program: [loop: {count: \"${n * t + 1}\", do: [run: \"${t}us\"]}]\n";
+
+static struct ss_workload *load_params_ok(const char *body, const char *const *set)
+{
+	char *text = g_strconcat("name: t\ninstance: inst\n", metric_line, body, NULL);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string_params(text, strlen(text), "t.yaml", set, &err);
+
+	if (!w)
+		fail_msg("unexpected error: %s", err->message);
+	g_free(text);
+	return w;
+}
+
+/* the program of role a: `runs` runs of run_ns each, then the end */
+static void expect_runs(const struct ss_workload *w, unsigned runs, uint64_t run_ns)
+{
+	struct ss_wl_plan *p = plan_ok(w, 10000, 1);
+	struct ss_wl_cursor c;
+	struct ss_rng r;
+
+	ss_wl_cursor_init(&c);
+	seed_task(p, 0, 1, &r);
+	for (unsigned i = 0; i < runs; i++)
+		expect_run(p, 0, &c, &r, SS_ACT_RUN, run_ns, run_ns);
+	expect_kind(p, 0, &c, &r, SS_ACT_EXIT);
+	ss_wl_plan_free(p);
+}
+
+static void test_params_defaults_and_overrides(void **state)
+{
+	static const char *const set[] = { "n=4", "t=2", "n=5", NULL };
+	struct ss_workload *w = load_params_ok(params_body, NULL);
+	const struct ss_wl_param *pn, *pt;
+	struct ss_wl_plan *p;
+
+	(void)state;
+	assert_int_equal(ss_workload_nr_params(w), 2);
+	pn = ss_workload_param(w, 0);
+	pt = ss_workload_param(w, 1);
+	assert_null(ss_workload_param(w, 2));
+	assert_string_equal(pn->name, "n");
+	assert_string_equal(pn->description, "tasks per instance");
+	assert_true(pn->value == 3 && pn->def == 3 && pn->min == 1 && pn->max == 10 && !pn->overridden);
+	assert_string_equal(pt->name, "t");
+	assert_string_equal(pt->description, "");
+	assert_true(pt->value == 5 && pt->min == INT64_MIN && pt->max == INT64_MAX);
+	/* substituted everywhere a value is read, $$ is a '$' */
+	assert_string_equal(ss_workload_description(w), "n is 3, $1, t=5");
+	assert_int_equal(ss_workload_tasks_per_instance(w), 3);
+	assert_int_equal(instances(w, 10000, 60), 10);          /* 1/6 per CPU, exact */
+	p = plan_ok(w, 10000, 6);
+	assert_int_equal(p->task[0].nice, -3);                  /* -15 / 4 truncates toward zero */
+	ss_wl_plan_free(p);
+	expect_runs(w, 16, 5000);                               /* n * t + 1 runs of t us */
+	ss_workload_free(w);
+
+	/* overrides replace the defaults before the file is read; the last one of a name wins */
+	w = load_params_ok(params_body, set);
+	pn = ss_workload_param(w, 0);
+	assert_true(pn->value == 5 && pn->def == 3 && pn->overridden);
+	assert_true(ss_workload_param(w, 1)->value == 2 && ss_workload_param(w, 1)->overridden);
+	assert_string_equal(ss_workload_description(w), "n is 5, $1, t=2");
+	assert_int_equal(ss_workload_tasks_per_instance(w), 5);
+	assert_int_equal(instances(w, 10000, 60), 6);           /* 1/10 per CPU */
+	expect_runs(w, 11, 2000);
+	ss_workload_free(w);
+
+	/* precedence, parentheses, unary minus; keys and the params block are never substituted */
+	w = load_params_ok("params: {a: 2}\ntasks:\n  - name: x\n"
+			   "    program: [loop: {count: \"${a + 3 * 4 - (a + 3) * 2}\", do: [run: \"${-a * -a}us\"]}]\n", NULL);
+	expect_runs(w, 4, 4000);
+	ss_workload_free(w);
+}
+
+static void expect_params_error(const char *body, const char *const *set, const char *prefix, const char *part, int code)
+{
+	char *text = g_strconcat("name: t\ninstance: inst\n", metric_line, body, NULL);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string_params(text, strlen(text), "t.yaml", set, &err);
+
+	assert_null(w);
+	assert_non_null(err);
+	if (strncmp(err->message, prefix, strlen(prefix)) || !strstr(err->message, part))
+		fail_msg("expected '%s...%s', got '%s'", prefix, part, err->message);
+	assert_int_equal(err->code, code);
+	g_error_free(err);
+	g_free(text);
+}
+
+static void test_params_errors(void **state)
+{
+	static const char prog[] = "tasks:\n  - name: a\n    program: [run: 1us]\n";
+	static const char *const unknown[] = { "m=1", NULL }, *const noint[] = { "n=x", NULL },
+		*const big[] = { "n=11", NULL }, *const noeq[] = { "n", NULL }, *const noname[] = { "=3", NULL },
+		*const huge[] = { "n=99999999999999999999", NULL }, *const sign[] = { "n=+7", NULL };
+	char *text;
+
+	(void)state;
+	/* in the file: the value's file:line:col, SS_ERROR_INVALID */
+	expect_params_error("params: {n: 2}\ntasks:\n  - name: a\n    count: $m\n    program: [run: 1us]\n", NULL,
+			    "t.yaml:7:12:", "'$m' uses an unknown parameter 'm' (expected one of: n)", SS_ERROR_INVALID);
+	expect_params_error("tasks:\n  - name: a\n    count: $n\n    program: [run: 1us]\n", NULL,
+			    "t.yaml:6:12:", "unknown parameter 'n' (the workload declares no params)", SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2, k: 1}\ndescription: ${n +}\n", NULL, "t.yaml:5:14:",
+			    "${n +} ends where a value should be", SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: ${n / (n - 2)}\n", NULL, "t.yaml:5:14:", "divides by zero",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 9223372036854775807}\ndescription: ${n + 1}\n", NULL, "t.yaml:5:14:", "overflows",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: ${99999999999999999999}\n", NULL, "t.yaml:5:14:", "number too large",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: \"${n\"\n", NULL, "t.yaml:5:14:", "'${' without its '}'",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: ${(n * 2}\n", NULL, "t.yaml:5:14:", "'(' without its ')'",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: ${n n}\n", NULL, "t.yaml:5:14:",
+			    "${n n} has 'n' where an operator should be (expected +, -, * or / between values)", SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: ${n % 2}\n", NULL, "t.yaml:5:14:", "has '%' where an operator",
+			    SS_ERROR_INVALID);
+	expect_params_error("params: {n: 2}\ndescription: costs $5\n", NULL, "t.yaml:5:14:",
+			    "has a '$' that is not a parameter (expected $NAME, ${EXPR} or $$ for a '$')", SS_ERROR_INVALID);
+	/* a substituted value is read as if the file said it, errors at the value */
+	expect_params_error("params: {n: 0}\ntasks:\n  - name: a\n    count: $n\n    program: [run: 1us]\n", NULL,
+			    "t.yaml:7:12:", "count 0 is out of range (expected 1..65536)", SS_ERROR_INVALID);
+	/* the params block */
+	text = g_strconcat("params: [n]\n", prog, NULL);
+	expect_params_error(text, NULL, "t.yaml:4:9:", "a mapping of parameters", SS_ERROR_INVALID);
+	g_free(text);
+	expect_params_error("params: {2x: 1}\n", NULL, "t.yaml:4:10:", "parameter name '2x' is not a name", SS_ERROR_INVALID);
+	expect_params_error("params: {a-b: 1}\n", NULL, "t.yaml:4:10:", "parameter name 'a-b' is not a name", SS_ERROR_INVALID);
+	expect_params_error("params: {n: 1, n: 2}\n", NULL, "t.yaml:4:16:", "duplicate parameter 'n'", SS_ERROR_INVALID);
+	expect_params_error("params: {n: [1]}\n", NULL, "t.yaml:4:13:", "parameter 'n' is a list", SS_ERROR_INVALID);
+	expect_params_error("params: {n: {min: 1}}\n", NULL, "t.yaml:4:13:", "parameter 'n' has no 'default'", SS_ERROR_INVALID);
+	expect_params_error("params: {n: {default: 5, min: 6}}\n", NULL, "t.yaml:4:23:",
+			    "parameter 'n' default 5 is out of range (expected 6..9223372036854775807)", SS_ERROR_INVALID);
+	expect_params_error("params: {n: {default: 5, min: 6, max: 4}}\n", NULL, "t.yaml:4:31:",
+			    "parameter 'n' has min 6 above its max 4", SS_ERROR_INVALID);
+	expect_params_error("params: {n: {default: 5, step: 1}}\n", NULL, "t.yaml:4:26:",
+			    "unknown key 'step' in a parameter (expected one of: default, min, max or description)", SS_ERROR_INVALID);
+	expect_params_error("params: {n: \"${1}\"}\n", NULL, "t.yaml:4:13:", "parameter default is '${1}'", SS_ERROR_INVALID);
+	expect_params_error("params: {n: 1}\nparams: {n: 2}\n", NULL, "t.yaml:5:1:", "duplicate key 'params'", SS_ERROR_INVALID);
+	/* keys are names, not values: never substituted */
+	expect_params_error("params: {n: 1}\n$n: 2\n", NULL, "t.yaml:5:1:", "unknown key '$n' in the workload", SS_ERROR_INVALID);
+
+	/* overrides: SS_ERROR_USAGE, naming the file */
+	text = g_strconcat("params: {n: {default: 2, min: 1, max: 10}}\n", prog, NULL);
+	expect_params_error(text, unknown, "t.yaml: no workload parameter 'm' (expected one of: n)", "", SS_ERROR_USAGE);
+	expect_params_error(text, noint, "t.yaml: parameter n = 'x' is not an integer in range (expected an integer in 1..10)", "",
+			    SS_ERROR_USAGE);
+	expect_params_error(text, huge, "t.yaml: parameter n = '99999999999999999999' is not an integer", "", SS_ERROR_USAGE);
+	expect_params_error(text, big, "t.yaml: parameter n = 11 is out of range (expected 1..10)", "", SS_ERROR_USAGE);
+	expect_params_error(text, noeq, "t.yaml: parameter assignment 'n' is not NAME=VALUE", "", SS_ERROR_USAGE);
+	expect_params_error(text, noname, "t.yaml: parameter assignment '=3' is not NAME=VALUE", "", SS_ERROR_USAGE);
+	{
+		struct ss_workload *w = load_params_ok(text, sign);
+
+		assert_true(ss_workload_param(w, 0)->value == 7);
+		ss_workload_free(w);
+	}
+	g_free(text);
+	expect_params_error(prog, unknown, "t.yaml: no workload parameter 'm' (the workload declares no params)", "",
+			    SS_ERROR_USAGE);
+	/* an rt-app file has none */
+	{
+		GError *err = NULL;
+
+		assert_null(ss_workload_load_params(SS_SOURCE_DIR "/workloads/rt-app/periodic-taskset.json", unknown, &err));
+		assert_int_equal(err->code, SS_ERROR_USAGE);
+		assert_non_null(strstr(err->message, "an rt-app file has no workload parameters"));
+		g_error_free(err);
+	}
+}
+
+/* instances_per_cpu A/B is exact; start_cpu first is rank 0 in every instance; metric from */
+static void test_fraction_first_from(void **state)
+{
+	struct ss_workload *third = load_ok("instances_per_cpu: 1/3\ntasks:\n  - name: a\n    start_cpu: first\n    program: [run: 1us]\n");
+	struct ss_workload *dec = load_ok("instances_per_cpu: 0.333\ntasks:\n  - name: a\n    program: [run: 1us]\n");
+	struct ss_workload *w28 = load_ok("instances_per_cpu: 1 / 28\ntasks:\n  - name: a\n    program: [run: 1us]\n");
+	struct ss_wl_plan *p;
+
+	(void)state;
+	assert_int_equal(ss_workload_instances_per_cpu_x1000(third), 333);
+	assert_int_equal(instances(third, 10000, 3000), 1000);   /* exact: 3000 / 3 */
+	assert_int_equal(instances(dec, 10000, 3000), 999);
+	assert_int_equal(instances(third, 5000, 3), 1);          /* 0.5 -> 1 (half up) */
+	for (unsigned g = 1; g <= 8; g++)                        /* 28 tasks per group on 112 CPUs: 25 %..200 % */
+		assert_int_equal(instances(w28, 2500 * g, 112), g);
+	assert_int_equal(ss_workload_instances_per_cpu_x1000(w28), 36);
+	p = plan_ok(third, 20000, 30);                           /* 20 instances */
+	assert_int_equal(p->nr_instances, 20);
+	for (unsigned i = 0; i < p->nr_instances; i++) {
+		assert_int_equal(p->task[i].start_cpu, 0);
+		assert_true(p->task[i].start_cpu_is_index);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(third);
+	ss_workload_free(dec);
+	ss_workload_free(w28);
+
+	expect_error("instances_per_cpu: 1/0\n", "t.yaml:4:20:", "or a fraction A/B such as 1/28");
+	expect_error("instances_per_cpu: 0/5\n", "t.yaml:4:20:", "instances_per_cpu '0/5'");
+	expect_error("instances_per_cpu: 2001/2\n", "t.yaml:4:20:", "instances_per_cpu '2001/2'");
+	expect_error("instances_per_cpu: 1/2000000\n", "t.yaml:4:20:", "instances_per_cpu '1/2000000'");
+	expect_error("instances_per_cpu: 1.5/2\n", "t.yaml:4:20:", "instances_per_cpu '1.5/2'");
+	expect_error("instances_per_cpu: 1/\n", "t.yaml:4:20:", "instances_per_cpu '1/'");
+	expect_error("tasks:\n  - name: a\n    start_cpu: last\n    program: [run: 1us]\n", "t.yaml:6:16:",
+		     "start_cpu 'last' (expected a CPU number 0..4095, first, or an expression");
+
+	/* from: begin only times a finish; start is the default */
+	{
+		static const char fin[] = "name: t\ninstance: i\nmetric: {name: time, unit: s, higher_is_better: false, from: %s}\n"
+					  "tasks: [{name: a, program: [run: 1us]}]\n";
+		char *t1 = g_strdup_printf(fin, "begin"), *t2 = g_strdup_printf(fin, "start"), *t3 = g_strdup_printf(fin, "later");
+		GError *err = NULL;
+		struct ss_workload *w1 = ss_workload_load_string(t1, strlen(t1), "t.yaml", &err);
+		struct ss_workload *w2 = ss_workload_load_string(t2, strlen(t2), "t.yaml", &err);
+
+		assert_non_null(w1);
+		assert_non_null(w2);
+		assert_true(ss_workload_metric(w1)->from_begin);
+		assert_false(ss_workload_metric(w2)->from_begin);
+		expect_error_text(t3, "t.yaml:3:62:", "from 'later' (expected start or begin)", SS_ERROR_INVALID);
+		ss_workload_free(w1);
+		ss_workload_free(w2);
+		g_free(t1);
+		g_free(t2);
+		g_free(t3);
+		expect_error_text("name: t\ninstance: i\nmetric: {name: x, unit: transactions/s, higher_is_better: true, from: begin}\n",
+				  "t.yaml:3:71:", "from with unit 'transactions/s' (expected unit s", SS_ERROR_INVALID);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -884,6 +1131,9 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_run_start_errors),
 		cmocka_unit_test(test_bad_strings),
+		cmocka_unit_test(test_params_defaults_and_overrides),
+		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_fraction_first_from),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

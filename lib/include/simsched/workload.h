@@ -197,6 +197,8 @@ struct ss_wl_metric {
 	uint64_t bytes_per_txn;  /* SS_MEASURE_TXN_BYTES */
 	unsigned percentile_x10; /* SS_MEASURE_WAKEUP_PCT: 990 = p99 */
 	const bool *roles;       /* SS_MEASURE_WAKEUP_PCT: per role, counted or not (NULL = all) */
+	bool from_begin;         /* SS_MEASURE_FINISH (`from: begin`): timed from the first transaction
+				    begin of any task, not from t = 0; the statistics restart there */
 };
 const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w);
 
@@ -213,8 +215,45 @@ const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
 enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE, SS_WL_FIELD_START_CPU };
 const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field);
 
-/** instances_per_cpu × 1000 (the file allows three decimals; 1000 = one per CPU). */
+/**
+ * instances_per_cpu × 1000, rounded half up (1000 = one per CPU). The file
+ * gives a decimal with at most three decimals, exact here, or a fraction
+ * A/B (e.g. 1/28), which ss_workload_instantiate() uses exactly.
+ */
 unsigned ss_workload_instances_per_cpu_x1000(const struct ss_workload *w);
+
+/**
+ * Workload parameters (top-level `params`, docs/workloads.md
+ * "Parameters"): integers that the file uses as $NAME or ${EXPR} in its
+ * values, each with a default that `--set workload.NAME=VALUE` overrides.
+ */
+struct ss_wl_param {
+	char *name;              /* a C identifier, at most 64 characters */
+	char *description;       /* "" when absent */
+	int64_t value;           /* in effect: the default or the override */
+	int64_t def, min, max;   /* default and the accepted range (INT64_MIN..INT64_MAX when not given) */
+	bool overridden;         /* value came from an assignment, not the default */
+};
+/** Number of parameters of w (0 for a file without `params` and for rt-app files). */
+unsigned ss_workload_nr_params(const struct ss_workload *w);
+/** Parameter i in file order (owned by w), or NULL if i is out of range. */
+const struct ss_wl_param *ss_workload_param(const struct ss_workload *w, unsigned i);
+
+/**
+ * Load a workload file with parameters overridden. `set` is a NULL-terminated
+ * list of "NAME=VALUE" (VALUE a decimal integer; a later assignment of a name
+ * replaces an earlier one), or NULL for none. The overrides replace the
+ * defaults before any value of the file is read, so everything derived from a
+ * parameter (counts, loops, durations, instances_per_cpu) follows it.
+ * Errors: SS_ERROR_USAGE "workload parameter ...: what is wrong (what was
+ * expected)" for a malformed assignment, a name the file does not declare,
+ * a value that is not an integer or outside the parameter's min..max; a
+ * rt-app JSON file takes no parameters (SS_ERROR_USAGE); otherwise as
+ * ss_workload_load(), at the file:line:col where a substituted value is used.
+ */
+struct ss_workload *ss_workload_load_params(const char *path, const char *const *set, GError **err);
+struct ss_workload *ss_workload_load_string_params(const char *yaml, size_t len, const char *name,
+						    const char *const *set, GError **err);
 
 /** Longest duration a file may give (run/sleep constant, mean, bound): 10^6 s in ns. */
 #define SS_WL_MAX_DURATION_NS UINT64_C(1000000000000000)
