@@ -102,7 +102,7 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 			       "select_idle_cpu() calls that found an idle CPU (success rate)" },
 	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
 				"wakeups placed on another CPU, per simulated second" },
-	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (allowed CPUs x window): the CPUs --nodes leaves the workload" },
 	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
 				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
 	[SS_CMP_IDLE_WITH_WORK_PCT] = { "idle_with_work_pct", "%", false, m_idle_with_work_pct,

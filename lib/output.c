@@ -50,14 +50,28 @@ double ss_results_throughput(const struct ss_results *r)
 	return r->duration_ns ? (double)r->transactions * 1e9 / (double)r->duration_ns : 0.0;
 }
 
-double ss_results_busy_pct(const struct ss_results *r)
+/*
+ * Σ busy time over n CPUs' window. Only allowed CPUs run the workload's
+ * tasks (p->cpus_ptr ⊆ the allowed CPUs), so the sum over all CPUs is the
+ * sum over the allowed ones.
+ */
+static double busy_over(const struct ss_results *r, unsigned n)
 {
 	uint64_t b = 0;
-	/* over the online CPUs: an offline CPU is never busy and not part of the machine's time */
-	unsigned n = r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus;
 	for (unsigned c = 0; c < r->nr_cpus; c++)
 		b += r->cpu[c].busy_ns;
 	return n && r->duration_ns ? 100.0 * (double)b / ((double)n * (double)r->duration_ns) : 0.0;
+}
+
+double ss_results_busy_pct(const struct ss_results *r)
+{
+	return busy_over(r, r->nr_allowed_cpus);
+}
+
+double ss_results_busy_pct_machine(const struct ss_results *r)
+{
+	/* over the online CPUs: an offline CPU is never busy and not part of the machine's time */
+	return busy_over(r, r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
 }
 
 static double throughput(const struct ss_results *r)
@@ -213,6 +227,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON *o, *a;
 
 	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION_STRING);
+	cJSON_AddNumberToObject(root, "schema_version", SS_RESULTS_SCHEMA_VERSION);
 	o = cJSON_AddObjectToObject(root, "run");
 	cJSON_AddStringToObject(o, "topology", r->topology ? r->topology : "");
 	cJSON_AddStringToObject(o, "topology_file", r->topology_file ? r->topology_file : "");
@@ -258,6 +273,7 @@ char *ss_results_to_json(const struct ss_results *r)
 
 	o = cJSON_AddObjectToObject(root, "cpu");
 	cJSON_AddNumberToObject(o, "busy_pct", round3(ss_results_busy_pct(r)));
+	cJSON_AddNumberToObject(o, "busy_pct_machine", round3(ss_results_busy_pct_machine(r)));
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
@@ -490,7 +506,12 @@ char *ss_results_to_text(const struct ss_results *r)
 			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
 			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
 			       (double)wl->max / 1000.0, (unsigned long long)wl->n);
-	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", ss_results_busy_pct(r));
+	if (r->nr_allowed_cpus != (r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus))
+		g_string_append_printf(s, "%-34s %.2f %% of the %u allowed CPUs (%.2f %% of the machine's %u online)\n",
+				       "CPU busy", ss_results_busy_pct(r), r->nr_allowed_cpus, ss_results_busy_pct_machine(r),
+				       r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
+	else
+		g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", ss_results_busy_pct(r));
 	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "migrations",
 			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
 			       (unsigned long long)r->migrations_node);

@@ -666,6 +666,7 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	cJSON_AddNumberToObject(g, "set", (double)p.combo);
 	cJSON_AddNumberToObject(g, "policy", p.policy);
 	cJSON_AddStringToObject(o, "simsched_version", SS_VERSION_STRING);
+	cJSON_AddNumberToObject(o, "schema_version", SS_RESULTS_SCHEMA_VERSION);
 	cJSON *m = cJSON_AddObjectToObject(o, "metrics");
 	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
 		const struct ss_cmp_metric_info *mi = ss_cmp_metric_info((enum ss_cmp_metric)i);

@@ -85,8 +85,23 @@ double ss_results_throughput(const struct ss_results *r);
  * every task exited); us (wakeup-latency percentile of the metric's roles).
  */
 double ss_results_metric_value(const struct ss_results *r);
-/** Σ busy time / (CPUs × window) × 100, in 0..100. */
+/**
+ * Σ busy time / (allowed CPUs × window) × 100, in 0..100: the share of the
+ * CPUs the workload may use (online CPUs within --nodes; r->nr_allowed_cpus)
+ * that was busy. Task affinity (a role's cpus) does not shrink the
+ * denominator. 0 when the window is empty.
+ */
 double ss_results_busy_pct(const struct ss_results *r);
+/** The same over every online CPU of the machine (cpu.busy_pct_machine); equal without --nodes. */
+double ss_results_busy_pct_machine(const struct ss_results *r);
+
+/**
+ * Version of the layout of the run JSON (top-level "schema_version") and of
+ * sweep records: 2 since cpu.busy_pct is over the allowed CPUs and figures
+ * without samples are null (docs/output.md, "Schema versions"); files
+ * without the key are version 1.
+ */
+#define SS_RESULTS_SCHEMA_VERSION 2
 
 /** Results as JSON (stable keys: docs/output.md) / as the text report. g_free. */
 char *ss_results_to_json(const struct ss_results *r);
