@@ -200,7 +200,10 @@ typedef int (*ss_select_idle_cpu_fn)(struct ss_sim *sim, struct ss_task *p, bool
 /**
  * select_idle_sibling() with the domain search replaced by scan (NULL: the
  * v6.6 select_idle_cpu()). The fast path (target, prev, recent_used_cpu),
- * select_idle_smt() and the scan statistics are the kernel's.
+ * select_idle_smt() and the scan statistics are the kernel's. Each call of
+ * scan counts as one select_idle_cpu() call in the figures (select_idle_cpu.*:
+ * the runqueues charged while it runs, whether it answered a CPU, the scan
+ * time), whatever shared steps it uses inside.
  */
 int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev, int target,
 				ss_select_idle_cpu_fn scan);
@@ -221,7 +224,10 @@ int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_
  * at most *nr CPUs are probed and *nr is decreased by the CPUs probed
  * (*nr < 0: no limit, left as is; *nr == 0: nothing probed), so that one
  * budget can be spent over several masks. Returns an idle CPU or -1. Reads
- * no feature and updates no SIS_PROP/SIS_UTIL state.
+ * no feature and updates no SIS_PROP/SIS_UTIL state. Called inside a scan of
+ * ss_select_idle_sibling_scan() it is part of that call's figures; called on
+ * its own it counts as one select_idle_cpu() call (a stop on *nr == 0 with
+ * CPUs left as select_idle_cpu.budget_exhausted).
  */
 int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
 			  bool has_idle_core, long *nr);
