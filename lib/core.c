@@ -767,15 +767,34 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 
 /* ------------------------------------------------------------ wakeups */
 
-static bool cpu_allowed(const struct ss_task *p, int cpu)
+/*
+ * is_cpu_allowed() (core.c v6.6) for a user task: cpu is in p->cpus_ptr,
+ * which holds only active CPUs (the allowed CPUs ∩ the role's cpus). Any
+ * int is checked, in range first: a policy plugin's answer may be anything.
+ */
+static bool cpu_allowed(const struct ss_sim *sim, const struct ss_task *p, int cpu)
 {
-	return cpu >= 0 && ss_cpumask_test(p->cpus_ptr, (unsigned)cpu);
+	return cpu >= 0 && (unsigned)cpu < sim->nr_cpus && ss_cpumask_test(p->cpus_ptr, (unsigned)cpu);
+}
+
+/*
+ * select_fallback_rq(cpu, p) (core.c v6.6), cpu = task_cpu(p): the first
+ * allowed CPU of cpu's node, else the first allowed CPU. (The cpuset and
+ * cpu_possible_mask widening after that never happens: p->cpus_ptr is never
+ * empty here.)
+ */
+static int select_fallback_rq(struct ss_sim *sim, const struct ss_task *p, int cpu)
+{
+	unsigned dest = ss_cpumask_next_and(sim->topo->cpu[cpu].node_mask, p->cpus_ptr, sim->nr_cpus, 0);
+	if (dest < sim->nr_cpus)
+		return (int)dest;
+	return (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
 }
 
 /* ttwu_queue_cond(), core.c v6.6. */
 static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 {
-	if (!cpu_allowed(p, (int)cpu))
+	if (!cpu_allowed(sim, p, (int)cpu))
 		return false;
 	if (!ss_cpus_share_cache(sim->topo, sim->this_cpu, cpu))
 		return true;
@@ -850,8 +869,9 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 	else
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(p, cpu)) {   /* select_fallback_rq() */
-		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	/* select_task_rq(): "if (unlikely(!is_cpu_allowed(p, cpu))) cpu = select_fallback_rq(task_cpu(p), p)" */
+	if (!cpu_allowed(sim, p, cpu)) {
+		cpu = select_fallback_rq(sim, p, p->cpu);
 		if (sim->measuring)
 			sim->res->wakeups_fallback++;
 	}
@@ -1243,8 +1263,11 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
 		else
 			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
-		if (!cpu_allowed(c, cpu))
-			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		if (!cpu_allowed(sim, c, cpu)) {   /* select_fallback_rq(task_cpu(p) = the parent's CPU, p) */
+			cpu = select_fallback_rq(sim, c, c->cpu);
+			if (sim->measuring)
+				sim->res->fork_fallback++;
+		}
 		sim->current = NULL;
 		c->cpu = cpu;
 		if (sim->measuring)
@@ -1645,7 +1668,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
-	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);
 	memset(r->migrations_by_level, 0, sizeof r->migrations_by_level);

@@ -176,6 +176,7 @@ static void sis_scan_json(cJSON *root, const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "outside_waker_llc", (double)r->wakeups_remote_llc);
 	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
 	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
+	cJSON_AddNumberToObject(o, "fork_fallback_rq", (double)r->fork_fallback);
 }
 
 static void sis_scan_text(GString *s, const struct ss_results *r)
@@ -200,9 +201,9 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 			       pct(r->wakeups_busy, r->wakeups));
 	g_string_append_printf(s, "%-34s LLC %llu  node %llu\n", "wakeups outside the waker's",
 			       (unsigned long long)r->wakeups_remote_llc, (unsigned long long)r->wakeups_remote_node);
-	if (r->wakeups_fallback)
-		g_string_append_printf(s, "%-34s %llu\n", "placed outside p->cpus_ptr (fallback)",
-				       (unsigned long long)r->wakeups_fallback);
+	if (r->wakeups_fallback || r->fork_fallback)
+		g_string_append_printf(s, "%-34s %llu wakeups, %llu forks\n", "placed outside p->cpus_ptr (fallback)",
+				       (unsigned long long)r->wakeups_fallback, (unsigned long long)r->fork_fallback);
 }
 
 static void sis_scan_llc_text(GString *s, const struct ss_results *r)

@@ -646,7 +646,10 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 	if (scan) {
 		/* the plugin's domain search is its select_idle_cpu(): counted as one call */
 		sic_enter(sim);
-		i = sic_exit(sim, target, scan(sim, p, has_idle_core, target));
+		i = scan(sim, p, has_idle_core, target);
+		if ((unsigned)i >= sim->nr_cpus)   /* v6.6: "if ((unsigned)i < nr_cpumask_bits) return i" */
+			i = -1;
+		i = sic_exit(sim, target, i);
 	} else {
 		i = ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
 	}

@@ -23,9 +23,11 @@
  *
  * Rules for a plugin: deterministic (no wall clock, no rand(): keep state
  * in ss_policy_state()), no allocation per wakeup, return a CPU of
- * ss_task_allowed_mask() (else try_to_wake_up() falls back to the first
- * allowed CPU, as select_fallback_rq() would, and counts it in
- * wakeups.fallback_rq). docs/policies.md describes the API and
+ * ss_task_allowed_mask() (any other int — negative, >= ss_nr_cpus(),
+ * offline, not allowed — is replaced by select_fallback_rq()'s CPU, v6.6:
+ * the first allowed CPU of the previous CPU's node, else the first allowed
+ * CPU, and counted in wakeups.fallback_rq / wakeups.fork_fallback_rq).
+ * docs/policies.md describes the API and
  * docs/examples/policy-plugin/ holds an example.
  *
  * Ownership: every pointer returned here is owned by the simulator and valid
@@ -82,7 +84,9 @@ struct ss_policy_ops {
 	 * The CPU a waking task p (task_cpu() = prev_cpu) goes to; wake_flags
 	 * holds SS_WF_TTWU and maybe SS_WF_SYNC. Called from try_to_wake_up()
 	 * on the waking CPU (ss_waker_cpu()) when p may run on more than one
-	 * CPU. Required.
+	 * CPU, and with SS_WF_FORK for a spawned task (prev_cpu: its parent's
+	 * CPU). Any int may be returned; one that is not a CPU of
+	 * ss_task_allowed_mask() is replaced by select_fallback_rq()'s. Required.
 	 */
 	int (*select_task_rq)(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
 	/**
