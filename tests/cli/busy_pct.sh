@@ -35,7 +35,16 @@ grep -Eq '^CPU busy +100\.00 % of the 40 allowed CPUs \(50\.00 % of the machine.
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cpu"]; assert c["busy_pct"]==c["busy_pct_machine"] and 0<c["busy_pct"]<100, c' "$tmp/all.json"
 
 # affinity does not shrink the denominator: 10 CPUs of the 40 allowed spin
-"$bin" run -t "$x" -w "$src/tests/data/workload/spin-pinned.yaml" --nodes 0 --load 50% "${short[@]}" --format json > "$tmp/pin.json"
+cat > "$tmp/spin-pinned.yaml" <<'YAML'
+name: spin-pinned
+instance: task
+metric: {name: throughput, unit: transactions/s, higher_is_better: true}
+tasks:
+  - name: spin
+    cpus: "0-9"
+    program: [loop: {forever: true, do: [transaction: begin, run: 1ms, transaction: end]}]
+YAML
+"$bin" run -t "$x" -w "$tmp/spin-pinned.yaml" --nodes 0 --load 50% "${short[@]}" --format json > "$tmp/pin.json"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cpu"]; assert abs(c["busy_pct"]-25)<0.5 and abs(c["busy_pct_machine"]-12.5)<0.25, c' "$tmp/pin.json"
 
 # compare --metric busy_pct reads the allowed figure
