@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -670,7 +671,11 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	cJSON *m = cJSON_AddObjectToObject(o, "metrics");
 	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
 		const struct ss_cmp_metric_info *mi = ss_cmp_metric_info((enum ss_cmp_metric)i);
-		cJSON_AddNumberToObject(m, mi->name, mi->value(r));
+		double v = mi->value(r);
+		if (isnan(v))   /* no value in this run (docs/output.md): null, never 0 */
+			cJSON_AddNullToObject(m, mi->name);
+		else
+			cJSON_AddNumberToObject(m, mi->name, v);
 	}
 	cJSON *wm = cJSON_AddObjectToObject(o, "workload_metric");   /* what metrics.workload is */
 	cJSON_AddStringToObject(wm, "name", r->metric_name ? r->metric_name : "");
