@@ -422,6 +422,17 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 		}
 	}
 	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
+	for (unsigned i = 0; i < total; i++) {
+		const struct ss_results *x = ctx.res[i];
+		if (!x->deadlocked)
+			continue;
+		if (!r->nr_deadlocked++)
+			r->deadlock_first = g_strdup_printf("%s at %.2f%%, seed %llu: %s",
+							    s->policies[(i / s->nr_seeds) % s->nr_policies],
+							    s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
+							    (unsigned long long)(s->base.seed + i % s->nr_seeds),
+							    x->warnings && x->warnings[0] ? x->warnings[0] : "deadlock");
+	}
 	if (s->metric == SS_CMP_WORKLOAD)
 		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
 					     ctx.res[0]->higher_is_better != 0);
@@ -477,6 +488,7 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r->loads);
 	g_free(r->metric_name);
 	g_free(r->metric_unit);
+	g_free(r->deadlock_first);
 	g_free(r);
 }
 

@@ -297,6 +297,10 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "instances", r->nr_instances);
 	cJSON_AddStringToObject(o, "instance_unit", r->instance_unit ? r->instance_unit : "");
 	cJSON_AddNumberToObject(o, "tasks", r->nr_tasks);
+	add_num(o, "deadlock_at_ns", r->deadlocked ? (double)r->deadlock_ns : NAN);
+	a = cJSON_AddArrayToObject(root, "warnings");
+	for (char **w = r->warnings; w && *w; w++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(*w));
 
 	o = cJSON_AddObjectToObject(root, "metric");
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
@@ -538,7 +542,10 @@ char *ss_results_to_text(const struct ss_results *r)
 		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
 				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
 				       (double)r->duration_ns / 1e9);
-	g_string_append_printf(s, "sched features: %s\n\n", r->features);
+	g_string_append_printf(s, "sched features: %s\n", r->features);
+	for (char **w = r->warnings; w && *w; w++)
+		g_string_append_printf(s, "warning: %s\n", *w);
+	g_string_append_c(s, '\n');
 	g_string_append_printf(s, "%-34s %s %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
 			       tnum(b[0], 14, r->measure == SS_MEASURE_FINISH ? 6 : 3, ss_results_metric_value(r)),
 			       r->metric_unit ? r->metric_unit : "transactions/s", r->higher_is_better ? "higher" : "lower");

@@ -110,7 +110,7 @@ static char *cell_key(unsigned group, const char *policy, unsigned load, uint64_
 }
 
 /* Parse one line into the report. */
-static bool add_line(struct ss_report *rep, const char *line, const char *where, GError **err)
+static bool add_line(struct ss_report *rep, const char *line, const char *where, GPtrArray *warnings, GError **err)
 {
 	static const char *const strs[] = { "key", "topology", "topology_file", "workload", "workload_file", "policy" };
 	static const char *const nums[] = { "load_pct", "seed", "duration_ns", "warmup_ns" };
@@ -237,6 +237,11 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 	g_hash_table_insert(rep->by_cell, ck, r);
 	g_hash_table_insert(rep->by_key, r->key, r);
 	g_ptr_array_add(rep->recs, r);
+	const cJSON *dl = field(o, "deadlock_at_ns", cJSON_Number);
+	if (dl && warnings)
+		g_ptr_array_add(warnings, g_strdup_printf("%s: policy %s at load %.2f%%, seed %" G_GUINT64_FORMAT
+							  " deadlocked at %.9f s: its figures cover a window where nothing ran",
+							  where, r->policy, r->load_x100 / 100.0, r->seed, dl->valuedouble / 1e9));
 	ok = true;
 out:
 	cJSON_Delete(o);
@@ -281,7 +286,7 @@ struct ss_report *ss_report_load(const char *const *files, unsigned nr_files, GP
 				ok = bad_record(err, where, "a NUL byte in the line");
 				break;
 			}
-			ok = add_line(rep, line, where, err);
+			ok = add_line(rep, line, where, warnings, err);
 		}
 		if (ok && ferror(fp)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: read error: %s", files[f], g_strerror(errno));

@@ -317,6 +317,7 @@ struct ss_sim {
 	unsigned nr_alive;             /* tasks started and not exited */
 	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
 	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */
+	uint64_t last_dequeue_ns;      /* when a task last left a CPU (blocked, slept or exited): a deadlock's start */
 	struct ss_evq evq;
 	uint64_t *allowed_mask;        /* --nodes */
 	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */

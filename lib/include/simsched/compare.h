@@ -122,6 +122,10 @@ struct ss_compare_result {
 	char **policies;      /* copies */
 	unsigned *loads;
 	struct ss_cmp_cell *cells;   /* [load][policy], row-major */
+	/* runs that deadlocked (ss_results.deadlocked: their figures cover a window where nothing ran)
+	 * and the first one's warning, prefixed by its point; 0 / NULL for tables built by hand */
+	unsigned nr_deadlocked;
+	char *deadlock_first;
 };
 
 /**
