@@ -2345,9 +2345,11 @@ static const char *const block_names[] = {
  * send, lock or barrier — where only another task's action could release
  * it: with nobody able to run, nothing will. A task blocked in a wait that
  * no program can wake (ss_workload_role_wakeable(): rt-app's main thread
- * in pthread_join()) is parked for the rest of the run by construction; a
- * run where only such tasks are left has finished, as one whose tasks all
- * exited has. The deadlock began when the last task left its CPU.
+ * in pthread_join()) is parked for the rest of the run by construction, and
+ * so is one whose phase ended (stop_after passed: it would exit at its next
+ * statement); a run where only such tasks are left has finished, as one
+ * whose tasks all exited has. The deadlock began when the last task left
+ * its CPU.
  * Returns the number of tasks blocked for ever (0: no deadlock); *example
  * is one of them.
  */
@@ -2364,7 +2366,8 @@ static unsigned deadlock_check(const struct ss_sim *sim, const bool *wakeable, c
 		case SS_TASK_DEAD:
 			continue;
 		case SS_TASK_BLOCKED:
-			if (p->block_on == SS_BLOCK_TOKENS && !wakeable[sim->plan->task[i].role])
+			if ((p->block_on == SS_BLOCK_TOKENS && !wakeable[sim->plan->task[i].role]) ||
+			    (p->stop_at && p->stop_at <= sim->now))
 				continue;   /* parked */
 			if (!blocked++)
 				*example = p;

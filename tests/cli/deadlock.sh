@@ -77,6 +77,29 @@ run_rc "$tmp/done.json" "$tmp/done.err" "$bin" run -t "$d" -w "$tmp/done.yaml" -
 [ "$rc" = 0 ]
 [ ! -s "$tmp/done.err" ]
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["run"]["deadlock_at_ns"] is None and j["warnings"] == [], j["warnings"]' "$tmp/done.json"
+# a phase that ends (stop_after): the client exits, the server left in wait is past its
+# stop_after too (it would exit at its next statement): finished
+cat > "$tmp/phase.yaml" <<'YAML'
+name: phase
+instance: pair
+metric: {name: throughput, unit: transactions/s, higher_is_better: true}
+tasks:
+  - name: client
+    stop_after: 3ms
+    program: [loop: {forever: true, do: [transaction: begin, wake: server, wait: 1, transaction: end]}]
+  - name: server
+    stop_after: 3ms
+    program: [loop: {forever: true, do: [wait: 1, run: 5us, wake: client]}]
+YAML
+run_rc /dev/null "$tmp/phase.err" "$bin" run -t "$d" -w "$tmp/phase.yaml" --load 25% --warmup 0 --duration 10ms -q
+[ "$rc" = 0 ]
+[ ! -s "$tmp/phase.err" ]
+# the same server with a later stop_after is blocked for ever before it: a deadlock
+sed '0,/stop_after: 3ms/! s/stop_after: 3ms/stop_after: 1s/' "$tmp/phase.yaml" > "$tmp/phase2.yaml"
+grep -q 'stop_after: 1s' "$tmp/phase2.yaml"
+run_rc /dev/null "$tmp/phase2.err" "$bin" run -t "$d" -w "$tmp/phase2.yaml" --load 25% --warmup 0 --duration 10ms -q
+[ "$rc" = 3 ]
+grep -q '/server in wait' "$tmp/phase2.err"
 # rt-app threads that end: the main thread stays in pthread_join, the run has finished
 cat > "$tmp/finite.json" <<'JSON'
 { "tasks": { "worker": { "instance": 4, "loop": 5, "run": 1000, "sleep": 1000 } } }

@@ -217,7 +217,9 @@ int ss_select_idle_smt(struct ss_sim *sim, struct ss_task *p, int target);
  * select_idle_core(p, core, cpus, &idle_cpu): core if all its SMT siblings
  * are idle; else -1, its siblings removed from cpus (ss_nr_mask_words()
  * words, caller's) and the first idle allowed sibling left in *idle_cpu if
- * it was -1.
+ * it was -1. A step of a domain search: its probes enter the
+ * select_idle_cpu figures only inside one (a scan of
+ * ss_select_idle_sibling_scan()); on its own it is no select_idle_cpu() call.
  */
 int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_t *cpus, int *idle_cpu);
 /**
