@@ -26,10 +26,11 @@
 #include "simsched/sim.h"
 #include "../lib/ss_sched.h"
 
-/* print the error; a usage error (bad option value) exits 2, others 1 */
+/* print the error; a usage error (bad option value) exits 2, a deadlocked run 3, others 1 */
 static int fail_lib(GError *e)
 {
-	int code = e && e->domain == SS_ERROR && e->code == SS_ERROR_USAGE ? 2 : 1;
+	int code = e && e->domain == SS_ERROR && e->code == SS_ERROR_USAGE ? 2
+		   : e && e->domain == SS_ERROR && e->code == SS_ERROR_DEADLOCK ? 3 : 1;
 	fprintf(stderr, "simsched: %s\n", e ? e->message : "error");
 	if (e)
 		g_error_free(e);
@@ -445,6 +446,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	r->workload_file = g_strdup(wl_path);
 	int rc = 0;
+	/* the run's warnings (a deadlock) on stderr too; a deadlocked run exits 3 after its output */
+	for (char **wm = r->warnings; wm && *wm; wm++)
+		fprintf(stderr, "simsched: warning: %s\n", *wm);
 	char *json = ss_results_to_json(r);
 	if (json_path && !ss_write_file_atomic(json_path, json, strlen(json), &err))
 		rc = fail(err, 1);
@@ -458,6 +462,8 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	g_free(json);
+	if (!rc && r->deadlocked)
+		rc = 3;
 	ss_results_free(r);
 	ss_workload_free(w);
 	ss_topology_free(t);
@@ -645,6 +651,10 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	char *txt = ss_compare_render(r, format ? format : "text", &err);
+	unsigned deadlocked = r->nr_deadlocked;
+	if (deadlocked)
+		fprintf(stderr, "simsched: warning: %u of %u runs deadlocked (their figures cover a window where nothing ran); the first: %s\n",
+			deadlocked, spec.nr_policies * nr_loads * spec.nr_seeds, r->deadlock_first);
 	ss_compare_result_free(r);
 	if (!txt) {
 		rc = fail(err, 2);
@@ -655,6 +665,8 @@ static int cmd_compare(int argc, char **argv)
 		rc = fail(err, 1);
 	ss_cli_print(txt);
 	g_free(txt);
+	if (!rc && deadlocked)
+		rc = 3;   /* after the table: the other points' figures stand */
 out:
 	g_strfreev(pols);
 	g_strfreev(sets);

@@ -23,10 +23,11 @@ static int fail(GError *e, int code)
 	return code;
 }
 
-/* usage errors (bad option values) exit 2, bad files and failed runs 1 */
+/* usage errors (bad option values) exit 2, a deadlocked run that had to finish 3, bad files and failed runs 1 */
 static int fail_lib(GError *e)
 {
-	return fail(e, e && e->domain == SS_ERROR && e->code == SS_ERROR_USAGE ? 2 : 1);
+	return fail(e, e && e->domain == SS_ERROR && e->code == SS_ERROR_USAGE ? 2
+		       : e && e->domain == SS_ERROR && e->code == SS_ERROR_DEADLOCK ? 3 : 1);
 }
 
 struct progress {
@@ -122,6 +123,12 @@ int ss_cli_sweep(int argc, char **argv)
 	}
 	if (!done)
 		return fail_lib(err);
+	if (st.deadlocked) {
+		/* the records are written (each holds deadlock_at_ns); the exit status says so */
+		fprintf(stderr, "simsched: warning: %" G_GUINT64_FORMAT " of the %" G_GUINT64_FORMAT
+			" runs deadlocked (their records have deadlock_at_ns; report names them)\n", st.deadlocked, st.ran);
+		return 3;
+	}
 	return 0;
 }
 

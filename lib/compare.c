@@ -23,39 +23,49 @@ static double m_throughput(const struct ss_results *r)
 	return ss_results_throughput(r);
 }
 
+/*
+ * A figure the run has no value for (a percentile of no samples, a rate
+ * whose denominator is 0: select_idle_cpu() never called) is NAN, never 0:
+ * 0 would read as the best value of a lower-is-better figure.
+ */
+static double lat_quantile(const struct ss_lat_hist *h, double q)
+{
+	return h->n ? (double)ss_lat_hist_quantile(h, q) : NAN;
+}
+
 static double m_latency_p50(const struct ss_results *r)
 {
-	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.50);
+	return lat_quantile(&r->wakeup_latency, 0.50);
 }
 
 static double m_latency_p99(const struct ss_results *r)
 {
-	return (double)ss_lat_hist_quantile(&r->wakeup_latency, 0.99);
+	return lat_quantile(&r->wakeup_latency, 0.99);
 }
 
 static double m_txn_latency_p99(const struct ss_results *r)
 {
-	return (double)ss_lat_hist_quantile(&r->txn_latency, 0.99);
+	return lat_quantile(&r->txn_latency, 0.99);
 }
 
 static double m_probes_per_call(const struct ss_results *r)
 {
-	return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : 0.0;
+	return r->sic_calls ? (double)r->sic_probes / (double)r->sic_calls : NAN;
 }
 
 static double m_rqs_per_wakeup(const struct ss_results *r)
 {
-	return r->sis_calls ? (double)r->sis_probes_total / (double)r->sis_calls : 0.0;
+	return r->sis_calls ? (double)r->sis_probes_total / (double)r->sis_calls : NAN;
 }
 
 static double m_found_pct(const struct ss_results *r)
 {
-	return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : 0.0;
+	return r->sic_calls ? 100.0 * (double)r->sic_found / (double)r->sic_calls : NAN;
 }
 
 static double m_migrations(const struct ss_results *r)
 {
-	return r->duration_ns ? (double)r->migrations * 1e9 / (double)r->duration_ns : 0.0;
+	return r->duration_ns ? (double)r->migrations * 1e9 / (double)r->duration_ns : NAN;
 }
 
 static double m_busy_pct(const struct ss_results *r)
@@ -65,13 +75,13 @@ static double m_busy_pct(const struct ss_results *r)
 
 static double m_sis_success_pct(const struct ss_results *r)
 {
-	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : 0.0;
+	return r->sis.calls ? 100.0 * (double)(r->sis.calls - r->sis.failed) / (double)r->sis.calls : NAN;
 }
 
 static double m_idle_with_work_pct(const struct ss_results *r)
 {
 	double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1);
-	return w > 0 ? 100.0 * (double)r->idle_work_llc_ns / w : 0.0;
+	return w > 0 ? 100.0 * (double)r->idle_work_llc_ns / w : NAN;
 }
 
 static double m_all_migrations(const struct ss_results *r)
@@ -79,7 +89,7 @@ static double m_all_migrations(const struct ss_results *r)
 	uint64_t n = 0;
 	for (unsigned i = 0; i < SS_MIG_NR; i++)
 		n += r->migrations_by_cause[i];
-	return r->duration_ns ? (double)n * 1e9 / (double)r->duration_ns : 0.0;
+	return r->duration_ns ? (double)n * 1e9 / (double)r->duration_ns : NAN;
 }
 
 static double m_workload(const struct ss_results *r)
@@ -87,31 +97,36 @@ static double m_workload(const struct ss_results *r)
 	return ss_results_metric_value(r);
 }
 
+/*
+ * schema: 2 for the figures whose value changed in result schema 2
+ * (docs/output.md, "Schema versions"): busy_pct's denominator, and the
+ * figures that are now NAN (null) where version 1 wrote 0.
+ */
 static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	[SS_CMP_THROUGHPUT] = { "throughput", "transactions/s", true, m_throughput,
-				"transactions per simulated second" },
-	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false, m_latency_p50, "wakeup latency, median" },
-	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false, m_latency_p99, "wakeup latency, 99th percentile" },
+				"transactions per simulated second", 1 },
+	[SS_CMP_LATENCY_P50] = { "latency_p50", "ns", false, m_latency_p50, "wakeup latency, median", 2 },
+	[SS_CMP_LATENCY_P99] = { "latency_p99", "ns", false, m_latency_p99, "wakeup latency, 99th percentile", 2 },
 	[SS_CMP_TXN_LATENCY_P99] = { "txn_latency_p99", "ns", false, m_txn_latency_p99,
-				     "transaction latency (begin to end), 99th percentile" },
+				     "transaction latency (begin to end), 99th percentile", 2 },
 	[SS_CMP_PROBES_PER_CALL] = { "probes_per_call", "runqueues", false, m_probes_per_call,
-				     "runqueues probed per select_idle_cpu() call" },
+				     "runqueues probed per select_idle_cpu() call", 2 },
 	[SS_CMP_RQS_PER_WAKEUP] = { "rqs_per_wakeup", "runqueues", false, m_rqs_per_wakeup,
-				    "runqueues read per select_idle_sibling() call, shortcuts included" },
+				    "runqueues read per select_idle_sibling() call, shortcuts included", 2 },
 	[SS_CMP_FOUND_PCT] = { "found_idle_pct", "%", true, m_found_pct,
-			       "select_idle_cpu() calls that found an idle CPU (success rate)" },
+			       "select_idle_cpu() calls that found an idle CPU (success rate)", 2 },
 	[SS_CMP_MIGRATIONS] = { "migrations", "per s", false, m_migrations,
-				"wakeups placed on another CPU, per simulated second" },
-	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (CPUs x window)" },
+				"wakeups placed on another CPU, per simulated second", 1 },
+	[SS_CMP_BUSY_PCT] = { "busy_pct", "%", true, m_busy_pct, "CPU busy time / (allowed CPUs x window): the CPUs --nodes leaves the workload", 2 },
 	[SS_CMP_SIS_SUCCESS_PCT] = { "sis_success_pct", "%", true, m_sis_success_pct,
-				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)" },
+				     "select_idle_sibling() calls that chose an idle CPU (SIS schedstats success rate)", 2 },
 	[SS_CMP_IDLE_WITH_WORK_PCT] = { "idle_with_work_pct", "%", false, m_idle_with_work_pct,
-					"CPU time idle while another CPU of the same LLC had a waiting task, % of CPUs x window" },
+					"CPU time idle while another CPU of the same LLC had a waiting task, % of CPUs x window", 1 },
 	[SS_CMP_ALL_MIGRATIONS] = { "all_migrations", "per s", false, m_all_migrations,
-				    "migrations of every cause (wakeup, fork, periodic/newidle/NOHZ balance, active), per simulated second" },
+				    "migrations of every cause (wakeup, fork, periodic/newidle/NOHZ balance, active), per simulated second", 1 },
 	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
 	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
-			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)" },
+			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)", 2 },
 };
 
 const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)
@@ -283,6 +298,14 @@ void ss_compare_summarise(struct ss_compare_result *r)
 			struct ss_cmp_cell *c = &row[p];
 			double sum = 0.0, inv = 0.0, ss = 0.0;
 			bool zero = false;
+			c->nr_missing = 0;
+			for (unsigned i = 0; i < n; i++)
+				c->nr_missing += isnan(c->values[i]) != 0;
+			if (c->nr_missing) {
+				/* no mean over a subset of the seeds: it would not pair with the other cells */
+				c->mean = c->stddev = c->cov_pct = NAN;
+				continue;
+			}
 			for (unsigned i = 0; i < n; i++) {
 				sum += c->values[i];
 				if (c->values[i] <= 0.0)
@@ -299,13 +322,19 @@ void ss_compare_summarise(struct ss_compare_result *r)
 		}
 		for (unsigned p = 0; p < r->nr_policies; p++) {
 			struct ss_cmp_cell *c = &row[p], *base = &row[0];
-			if (p == 0 || base->mean == 0.0) {
+			if (p == 0 && !c->nr_missing) {
 				c->diff_pct = 0.0;
+			} else if (c->nr_missing || base->nr_missing) {
+				c->diff_pct = NAN;   /* nothing to compare */
+			} else if (base->mean == 0.0) {
+				/* a change against 0 has no percentage (the same 0 is no change) */
+				c->diff_pct = c->mean == 0.0 ? 0.0 : NAN;
 			} else {
 				double ratio = c->mean / base->mean;
 				c->diff_pct = hib ? ratio * 100.0 - 100.0 : 100.0 - ratio * 100.0;
 			}
-			c->significant = p > 0 && ss_paired_t_significant(c->values, base->values, n);
+			/* significance goes with a % change: none without one */
+			c->significant = p > 0 && !isnan(c->diff_pct) && ss_paired_t_significant(c->values, base->values, n);
 		}
 	}
 }
@@ -393,6 +422,17 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError
 		}
 	}
 	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
+	for (unsigned i = 0; i < total; i++) {
+		const struct ss_results *x = ctx.res[i];
+		if (!x->deadlocked)
+			continue;
+		if (!r->nr_deadlocked++)
+			r->deadlock_first = g_strdup_printf("%s at %.2f%%, seed %llu: %s",
+							    s->policies[(i / s->nr_seeds) % s->nr_policies],
+							    s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
+							    (unsigned long long)(s->base.seed + i % s->nr_seeds),
+							    x->warnings && x->warnings[0] ? x->warnings[0] : "deadlock");
+	}
 	if (s->metric == SS_CMP_WORKLOAD)
 		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
 					     ctx.res[0]->higher_is_better != 0);
@@ -448,6 +488,7 @@ void ss_compare_result_free(struct ss_compare_result *r)
 	g_free(r->loads);
 	g_free(r->metric_name);
 	g_free(r->metric_unit);
+	g_free(r->deadlock_first);
 	g_free(r);
 }
 
@@ -469,6 +510,65 @@ static void load_label(char *buf, size_t len, unsigned load)
 		snprintf(buf, len, "%u%%", load / 100);
 	else
 		snprintf(buf, len, "%.2f%%", load / 100.0);
+}
+
+/*
+ * What the "-" cells of a table mean, one line per policy: the policies
+ * without a value at some loads (the figure had no samples in a seed's
+ * run: e.g. select_idle_cpu() never called, no wakeups), then the loads
+ * where a % change cannot be given (the baseline has no value or a mean
+ * of 0). Empty when the table has no "-".
+ */
+static GPtrArray *table_notes(const struct ss_compare_result *r)
+{
+	GPtrArray *notes = g_ptr_array_new_with_free_func(g_free);
+	char lab[32];
+	for (unsigned p = 0; p < r->nr_policies; p++) {
+		GString *loads = g_string_new(NULL);
+		unsigned missing = 0, total = 0;
+		for (unsigned l = 0; l < r->nr_loads; l++) {
+			const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
+			if (!c->nr_missing)
+				continue;
+			load_label(lab, sizeof lab, r->loads[l]);
+			g_string_append_printf(loads, "%s%s", loads->len ? ", " : "", lab);
+			missing += c->nr_missing;
+			total += r->nr_seeds;
+		}
+		if (loads->len)
+			g_ptr_array_add(notes, g_strdup_printf("\"-\": %s has no %s at %s (%u of %u runs without samples of it, e.g. no select_idle_cpu() call or no wakeup): left out, not compared",
+							       r->policies[p], r->metric_name, loads->str, missing, total));
+		g_string_free(loads, TRUE);
+	}
+	GString *nodiff = g_string_new(NULL);
+	for (unsigned l = 0; l < r->nr_loads; l++) {
+		const struct ss_cmp_cell *base = &r->cells[l * r->nr_policies];
+		bool any = false;
+		for (unsigned p = 1; p < r->nr_policies; p++)
+			any = any || (!r->cells[l * r->nr_policies + p].nr_missing && isnan(r->cells[l * r->nr_policies + p].diff_pct));
+		if (!any)
+			continue;
+		load_label(lab, sizeof lab, r->loads[l]);
+		g_string_append_printf(nodiff, "%s%s (%s)", nodiff->len ? ", " : "", lab,
+				       base->nr_missing ? "no baseline value" : "baseline mean 0");
+	}
+	if (nodiff->len)
+		g_ptr_array_add(notes, g_strdup_printf("\"(-)\": no %% change against the baseline %s at %s", r->policies[0], nodiff->str));
+	g_string_free(nodiff, TRUE);
+	return notes;
+}
+
+/* a number with dp decimals, or "" for NAN (CSV) */
+static void csv_num(GString *s, const char *fmt, double v)
+{
+	if (!isnan(v))
+		g_string_append_printf(s, fmt, v);
+}
+
+/* JSON: v rounded to 1/scale, or null for NAN */
+static cJSON *json_num(double v, double scale)
+{
+	return isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(round(v * scale) / scale);
 }
 
 char *ss_compare_render(const struct ss_compare_result *r, const char *format, GError **err)
@@ -511,15 +611,21 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				for (unsigned p = 0; p < r->nr_policies; p++) {
 					const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
 					char cell[64];
-					if (pass) {
+					if (c->nr_missing) {
+						snprintf(cell, sizeof cell, "-");   /* no value: see the notes */
+					} else if (pass) {
 						double base_cov = r->cells[l * r->nr_policies].cov_pct;
 						double d = p == 0 || base_cov == 0.0 ? 0.0 : 100.0 - c->cov_pct / base_cov * 100.0;
 						/* a change against a baseline spread below 0.01 % (as printed: 0.00)
 						 * means nothing and would not fit the column */
-						if (p != 0 && base_cov < 0.005)
+						if (p != 0 && isnan(base_cov))
+							snprintf(cell, sizeof cell, "%.2f (%8s)", c->cov_pct, "-");
+						else if (p != 0 && base_cov < 0.005)
 							snprintf(cell, sizeof cell, "%.2f (%8s)", c->cov_pct, "n/a");
 						else
 							snprintf(cell, sizeof cell, "%.2f (%7.2f%%)", c->cov_pct, d < -9999.99 ? -9999.99 : d > 9999.99 ? 9999.99 : d);
+					} else if (isnan(c->diff_pct)) {
+						snprintf(cell, sizeof cell, "%.*f (%8s)", dp, c->mean, "-");
 					} else if (c->significant) {
 						snprintf(cell, sizeof cell, "%.*f *%7.2f%%*", dp, c->mean, c->diff_pct);
 					} else {
@@ -533,16 +639,35 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				g_string_append_c(s, '\n');
 			}
 		}
+		GPtrArray *notes = table_notes(r);
+		for (unsigned i = 0; i < notes->len; i++) {
+			const char *note = g_ptr_array_index(notes, i);
+			if (md)   /* a list under the table */
+				g_string_append_printf(s, "%s- %s\n", i ? "" : "\n", note);
+			else
+				g_string_append_printf(s, "# %s\n", note);
+		}
+		g_ptr_array_free(notes, TRUE);
 	} else if (!strcmp(format, "csv")) {
 		g_string_append(s, "metric,load_pct,policy,mean,mean_type,diff_pct,significant,stddev,cov_pct,values\n");
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
-				g_string_append_printf(s, "%s,%.2f,%s,%.6f,%s,%.4f,%d,%.6f,%.4f,", r->metric_name,
-						       r->loads[l] / 100.0, r->policies[p], c->mean, meanname, c->diff_pct,
-						       c->significant, c->stddev, c->cov_pct);
-				for (unsigned k = 0; k < r->nr_seeds; k++)
-					g_string_append_printf(s, "%s%.6f", k ? ";" : "", c->values[k]);
+				/* no value: an empty field */
+				g_string_append_printf(s, "%s,%.2f,%s,", r->metric_name, r->loads[l] / 100.0, r->policies[p]);
+				csv_num(s, "%.6f", c->mean);
+				g_string_append_printf(s, ",%s,", meanname);
+				csv_num(s, "%.4f", c->diff_pct);
+				g_string_append_printf(s, ",%d,", c->significant);
+				csv_num(s, "%.6f", c->stddev);
+				g_string_append_c(s, ',');
+				csv_num(s, "%.4f", c->cov_pct);
+				g_string_append_c(s, ',');
+				for (unsigned k = 0; k < r->nr_seeds; k++) {
+					if (k)
+						g_string_append_c(s, ';');
+					csv_num(s, "%.6f", c->values[k]);
+				}
 				g_string_append_c(s, '\n');
 			}
 	} else if (!strcmp(format, "json")) {
@@ -565,18 +690,27 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
 				cJSON *e = cJSON_CreateObject();
 				cJSON_AddStringToObject(e, "policy", r->policies[p]);
-				cJSON_AddNumberToObject(e, "mean", round(c->mean * jr) / jr);
-				cJSON_AddNumberToObject(e, "diff_pct", round(c->diff_pct * 1000.0) / 1000.0);
+				cJSON_AddItemToObject(e, "mean", json_num(c->mean, jr));
+				cJSON_AddItemToObject(e, "diff_pct", json_num(c->diff_pct, 1000.0));
 				cJSON_AddBoolToObject(e, "significant", c->significant);
-				cJSON_AddNumberToObject(e, "stddev", round(c->stddev * jr) / jr);
-				cJSON_AddNumberToObject(e, "cov_pct", round(c->cov_pct * 1000.0) / 1000.0);
+				cJSON_AddItemToObject(e, "stddev", json_num(c->stddev, jr));
+				cJSON_AddItemToObject(e, "cov_pct", json_num(c->cov_pct, 1000.0));
+				if (c->nr_missing)
+					cJSON_AddNumberToObject(e, "missing_seeds", c->nr_missing);
 				cJSON *v = cJSON_AddArrayToObject(e, "values");
 				for (unsigned k = 0; k < r->nr_seeds; k++)
-					cJSON_AddItemToArray(v, cJSON_CreateNumber(round(c->values[k] * jr) / jr));
+					cJSON_AddItemToArray(v, json_num(c->values[k], jr));
 				cJSON_AddItemToArray(cells, e);
 			}
 			cJSON_AddItemToArray(rows, row);
 		}
+		GPtrArray *notes = table_notes(r);
+		if (notes->len) {
+			cJSON *n = cJSON_AddArrayToObject(root, "notes");
+			for (unsigned i = 0; i < notes->len; i++)
+				cJSON_AddItemToArray(n, cJSON_CreateString(g_ptr_array_index(notes, i)));
+		}
+		g_ptr_array_free(notes, TRUE);
 		char *txt = cJSON_Print(root);
 		cJSON_Delete(root);
 		g_string_append(s, txt);

@@ -753,6 +753,7 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 /* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
 static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 {
+	sim->last_dequeue_ns = sim->now;
 	ss_update_rq_clock(sim, rq);
 	stop_burst(sim, rq, p);
 	ss_util_est_dequeue(&rq->cfs_avg, &p->avg);
@@ -767,15 +768,34 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 
 /* ------------------------------------------------------------ wakeups */
 
-static bool cpu_allowed(const struct ss_task *p, int cpu)
+/*
+ * is_cpu_allowed() (core.c v6.6) for a user task: cpu is in p->cpus_ptr,
+ * which holds only active CPUs (the allowed CPUs ∩ the role's cpus). Any
+ * int is checked, in range first: a policy plugin's answer may be anything.
+ */
+static bool cpu_allowed(const struct ss_sim *sim, const struct ss_task *p, int cpu)
 {
-	return cpu >= 0 && ss_cpumask_test(p->cpus_ptr, (unsigned)cpu);
+	return cpu >= 0 && (unsigned)cpu < sim->nr_cpus && ss_cpumask_test(p->cpus_ptr, (unsigned)cpu);
+}
+
+/*
+ * select_fallback_rq(cpu, p) (core.c v6.6), cpu = task_cpu(p): the first
+ * allowed CPU of cpu's node, else the first allowed CPU. (The cpuset and
+ * cpu_possible_mask widening after that never happens: p->cpus_ptr is never
+ * empty here.)
+ */
+static int select_fallback_rq(struct ss_sim *sim, const struct ss_task *p, int cpu)
+{
+	unsigned dest = ss_cpumask_next_and(sim->topo->cpu[cpu].node_mask, p->cpus_ptr, sim->nr_cpus, 0);
+	if (dest < sim->nr_cpus)
+		return (int)dest;
+	return (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
 }
 
 /* ttwu_queue_cond(), core.c v6.6. */
 static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 {
-	if (!cpu_allowed(p, (int)cpu))
+	if (!cpu_allowed(sim, p, (int)cpu))
 		return false;
 	if (!ss_cpus_share_cache(sim->topo, sim->this_cpu, cpu))
 		return true;
@@ -850,8 +870,9 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 	else
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(p, cpu)) {   /* select_fallback_rq() */
-		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	/* select_task_rq(): "if (unlikely(!is_cpu_allowed(p, cpu))) cpu = select_fallback_rq(task_cpu(p), p)" */
+	if (!cpu_allowed(sim, p, cpu)) {
+		cpu = select_fallback_rq(sim, p, p->cpu);
 		if (sim->measuring)
 			sim->res->wakeups_fallback++;
 	}
@@ -1292,8 +1313,11 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
 		else
 			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
-		if (!cpu_allowed(c, cpu))
-			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+		if (!cpu_allowed(sim, c, cpu)) {   /* select_fallback_rq(task_cpu(p) = the parent's CPU, p) */
+			cpu = select_fallback_rq(sim, c, c->cpu);
+			if (sim->measuring)
+				sim->res->fork_fallback++;
+		}
 		sim->current = NULL;
 		c->cpu = cpu;
 		if (sim->measuring)
@@ -1748,7 +1772,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
-	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = 0;
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);
 	memset(r->migrations_by_level, 0, sizeof r->migrations_by_level);
@@ -1886,6 +1910,7 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	r->policy = g_strdup(sim->policy->name);
 	r->features = ss_features_format(sim->features);
 	r->seed = cfg->seed;
+	r->warnings = g_new0(char *, 1);
 	r->duration_ns = cfg->duration_ns;
 	r->warmup_ns = cfg->warmup_ns;
 	r->sample_ns = cfg->sample_ns ? cfg->sample_ns : 100000000;
@@ -1985,6 +2010,7 @@ void ss_results_free(struct ss_results *r)
 	}
 	g_free(r->llc);
 	g_free(r->cpu);
+	g_strfreev(r->warnings);
 	g_free(r);
 }
 
@@ -2409,6 +2435,53 @@ void ss_sim_start(struct ss_sim *sim)
 	start_tasks(sim);
 }
 
+static const char *const block_names[] = {
+	[SS_BLOCK_TOKENS] = "wait", [SS_BLOCK_RECV] = "recv", [SS_BLOCK_SEND] = "send",
+	[SS_BLOCK_LOCK] = "lock", [SS_BLOCK_BARRIER] = "barrier",
+};
+
+/*
+ * The deadlock check, at the end of the run: tasks remain, and none can ever
+ * run again. No task is runnable, waking or asleep on a timer (each of
+ * those holds an event: a burst end, an arrival, a timer), none is still to
+ * start (a start timer), and some started task is blocked — in wait, recv,
+ * send, lock or barrier — where only another task's action could release
+ * it: with nobody able to run, nothing will. A task blocked in a wait that
+ * no program can wake (ss_workload_role_wakeable(): rt-app's main thread
+ * in pthread_join()) is parked for the rest of the run by construction, and
+ * so is one whose phase ended (stop_after passed: it would exit at its next
+ * statement); a run where only such tasks are left has finished, as one
+ * whose tasks all exited has. The deadlock began when the last task left
+ * its CPU.
+ * Returns the number of tasks blocked for ever (0: no deadlock); *example
+ * is one of them.
+ */
+static unsigned deadlock_check(const struct ss_sim *sim, const bool *wakeable, const struct ss_task **example)
+{
+	unsigned blocked = 0;
+
+	if (sim->nr_to_start)
+		return 0;
+	for (unsigned i = 0; i < sim->nr_tasks; i++) {
+		const struct ss_task *p = &sim->tasks[i];
+
+		switch (p->state) {
+		case SS_TASK_DEAD:
+			continue;
+		case SS_TASK_BLOCKED:
+			if ((p->block_on == SS_BLOCK_TOKENS && !wakeable[sim->plan->task[i].role]) ||
+			    (p->stop_at && p->stop_at <= sim->now))
+				continue;   /* parked */
+			if (!blocked++)
+				*example = p;
+			continue;
+		default:
+			return 0;   /* runnable, waking or on a timer: the run goes on */
+		}
+	}
+	return blocked;
+}
+
 struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 {
 	struct ss_sim sim;
@@ -2494,6 +2567,37 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			break;
 	}
 done:
+	if (!sim.fatal) {
+		unsigned nr_roles = ss_workload_nr_roles(cfg->wl), blocked;
+		g_autofree bool *wakeable = g_new0(bool, nr_roles ? nr_roles : 1);
+		const struct ss_task *ex = NULL;
+
+		ss_workload_wakeable_roles(cfg->wl, wakeable);
+		blocked = deadlock_check(&sim, wakeable, &ex);
+		if (blocked) {
+			struct ss_results *r = sim.res;
+			uint64_t at = sim.last_dequeue_ns;
+			g_autofree char *idle = at <= measure_from ? g_strdup("nothing ran in the measured window")
+				: g_strdup_printf("nothing ran in the last %.6f s of the measured window", (double)(sim.now - at) / 1e9);
+
+			r->deadlocked = true;
+			r->deadlock_ns = at;
+			r->deadlock_blocked = blocked;
+			if (r->measure == SS_MEASURE_FINISH) {
+				g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_DEADLOCK,
+					    "workload %s: deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them: it never finishes (raising --duration will not help)",
+					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim.nr_tasks,
+					    sim.plan->task[ex->id].path, block_names[ex->block_on]);
+			} else {
+				g_strfreev(r->warnings);
+				r->warnings = g_new0(char *, 2);
+				r->warnings[0] = g_strdup_printf(
+					"deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them; %s",
+					(double)at / 1e9, blocked, sim.nr_tasks, sim.plan->task[ex->id].path,
+					block_names[ex->block_on], idle);
+			}
+		}
+	}
 	if (!sim.fatal && sim.res->measure == SS_MEASURE_FINISH) {
 		if (!sim.finish_ns)
 			g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_INVALID,

@@ -35,29 +35,73 @@ static double round3(double v)
 	return round(v * 1000.0) / 1000.0;
 }
 
+/*
+ * A figure without samples — a mean, percentile or maximum of nothing, a
+ * rate whose denominator is 0 — has no value: NAN here, null in JSON, "-"
+ * in text (docs/output.md). A count stays a count: 0 is a true 0.
+ */
 static double pct(uint64_t a, uint64_t b)
 {
-	return b ? round3(100.0 * (double)a / (double)b) : 0.0;
+	return b ? round3(100.0 * (double)a / (double)b) : NAN;
 }
 
 static double ratio(uint64_t a, uint64_t b)
 {
-	return b ? round3((double)a / (double)b) : 0.0;
+	return b ? round3((double)a / (double)b) : NAN;
+}
+
+/* sum / n to 3 decimals, NAN for n == 0 */
+static double mean3(uint64_t sum, uint64_t n)
+{
+	return n ? round3((double)sum / (double)n) : NAN;
+}
+
+/* a number, or null for NAN */
+static void add_num(cJSON *o, const char *key, double v)
+{
+	if (isnan(v))
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+/* text: v with dp decimals right-aligned in width, or "-" there for NAN (buf: 64 bytes) */
+static const char *tnum(char *buf, int width, int dp, double v)
+{
+	if (isnan(v))
+		snprintf(buf, 64, "%*s", width, "-");
+	else
+		snprintf(buf, 64, "%*.*f", width, dp, v);
+	return buf;
 }
 
 double ss_results_throughput(const struct ss_results *r)
 {
-	return r->duration_ns ? (double)r->transactions * 1e9 / (double)r->duration_ns : 0.0;
+	return r->duration_ns ? (double)r->transactions * 1e9 / (double)r->duration_ns : NAN;
+}
+
+/*
+ * Σ busy time over n CPUs' window. Only allowed CPUs run the workload's
+ * tasks (p->cpus_ptr ⊆ the allowed CPUs), so the sum over all CPUs is the
+ * sum over the allowed ones.
+ */
+static double busy_over(const struct ss_results *r, unsigned n)
+{
+	uint64_t b = 0;
+	for (unsigned c = 0; c < r->nr_cpus; c++)
+		b += r->cpu[c].busy_ns;
+	return n && r->duration_ns ? 100.0 * (double)b / ((double)n * (double)r->duration_ns) : NAN;
 }
 
 double ss_results_busy_pct(const struct ss_results *r)
 {
-	uint64_t b = 0;
+	return busy_over(r, r->nr_allowed_cpus);
+}
+
+double ss_results_busy_pct_machine(const struct ss_results *r)
+{
 	/* over the online CPUs: an offline CPU is never busy and not part of the machine's time */
-	unsigned n = r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus;
-	for (unsigned c = 0; c < r->nr_cpus; c++)
-		b += r->cpu[c].busy_ns;
-	return n && r->duration_ns ? 100.0 * (double)b / ((double)n * (double)r->duration_ns) : 0.0;
+	return busy_over(r, r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
 }
 
 static double throughput(const struct ss_results *r)
@@ -73,27 +117,36 @@ double ss_results_metric_value(const struct ss_results *r)
 	case SS_MEASURE_TXN_RATE:
 		return ss_results_throughput(r);
 	case SS_MEASURE_TXN_BYTES:
-		return win > 0 ? (double)r->transactions * (double)r->bytes_per_txn / 1e6 / win : 0.0;
+		return win > 0 ? (double)r->transactions * (double)r->bytes_per_txn / 1e6 / win : NAN;
 	case SS_MEASURE_MEM_BW:
-		return win > 0 ? (double)r->mem_traffic_bytes / 1e6 / win : 0.0;
+		return win > 0 ? (double)r->mem_traffic_bytes / 1e6 / win : NAN;
 	case SS_MEASURE_FINISH:
 		return (double)r->finish_ns / 1e9;
 	case SS_MEASURE_WAKEUP_PCT:
+		/* a percentile of no wakeups is no figure (0 us would read as the best one) */
+		if (!r->metric_latency.n)
+			return NAN;
 		return (double)ss_lat_hist_quantile(&r->metric_latency, (double)r->percentile_x10 / 1000.0) / 1000.0;
 	}
-	return 0.0;
+	return NAN;
+}
+
+/* a latency statistic of h in ns; NAN when h is empty */
+static double lat_q(const struct ss_lat_hist *h, double q)
+{
+	return h->n ? (double)ss_lat_hist_quantile(h, q) : NAN;
 }
 
 static cJSON *lat_json(const struct ss_lat_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)h->n);
-	cJSON_AddNumberToObject(o, "mean", h->n ? round3((double)h->sum / (double)h->n) : 0.0);
-	cJSON_AddNumberToObject(o, "p50", (double)ss_lat_hist_quantile(h, 0.50));
-	cJSON_AddNumberToObject(o, "p90", (double)ss_lat_hist_quantile(h, 0.90));
-	cJSON_AddNumberToObject(o, "p99", (double)ss_lat_hist_quantile(h, 0.99));
-	cJSON_AddNumberToObject(o, "p999", (double)ss_lat_hist_quantile(h, 0.999));
-	cJSON_AddNumberToObject(o, "max", (double)h->max);
+	add_num(o, "mean", mean3(h->sum, h->n));
+	add_num(o, "p50", lat_q(h, 0.50));
+	add_num(o, "p90", lat_q(h, 0.90));
+	add_num(o, "p99", lat_q(h, 0.99));
+	add_num(o, "p999", lat_q(h, 0.999));
+	add_num(o, "max", h->n ? (double)h->max : NAN);
 	return o;
 }
 
@@ -101,7 +154,7 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)h->n);
-	cJSON_AddNumberToObject(o, "mean", h->n ? round3((double)h->sum / (double)h->n) : 0.0);
+	add_num(o, "mean", mean3(h->sum, h->n));
 	cJSON *b = cJSON_AddArrayToObject(o, "buckets");
 	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++) {
 		if (!h->count[i])
@@ -134,11 +187,11 @@ static void sis_stats_json(cJSON *o, const struct ss_sis_stats *st)
 	cJSON_AddNumberToObject(o, "failures", (double)st->failed);
 	cJSON_AddNumberToObject(o, "domain_failures", (double)st->domain_failed);
 	cJSON_AddNumberToObject(o, "walked_whole_mask", (double)st->walked_all);
-	cJSON_AddNumberToObject(o, "rqs_scanned_per_call", ratio(st->scanned, st->calls));
-	cJSON_AddNumberToObject(o, "search_efficiency_pct", pct(st->calls - st->failed, st->scanned));
-	cJSON_AddNumberToObject(o, "domain_efficiency_pct", pct(st->domain_searches - st->domain_failed, st->domain_scanned));
-	cJSON_AddNumberToObject(o, "fast_rate_pct", pct(st->fast, st->calls));
-	cJSON_AddNumberToObject(o, "success_rate_pct", pct(st->calls - st->failed, st->calls));
+	add_num(o, "rqs_scanned_per_call", ratio(st->scanned, st->calls));
+	add_num(o, "search_efficiency_pct", pct(st->calls - st->failed, st->scanned));
+	add_num(o, "domain_efficiency_pct", pct(st->domain_searches - st->domain_failed, st->domain_scanned));
+	add_num(o, "fast_rate_pct", pct(st->fast, st->calls));
+	add_num(o, "success_rate_pct", pct(st->calls - st->failed, st->calls));
 }
 
 
@@ -162,33 +215,35 @@ static void sis_scan_json(cJSON *root, const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "outside_waker_llc", (double)r->wakeups_remote_llc);
 	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
 	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
+	cJSON_AddNumberToObject(o, "fork_fallback_rq", (double)r->fork_fallback);
 }
 
 static void sis_scan_text(GString *s, const struct ss_results *r)
 {
 	const struct ss_sis_stats *st = &r->sis;
+	char b[3][64];
 	g_string_append_printf(s, "%-34s %llu\n", "select_idle_sibling calls", (unsigned long long)st->calls);
-	g_string_append_printf(s, "%-34s %llu (fast rate %.2f %%)\n", "  fast path (target/prev/recent)",
-			       (unsigned long long)st->fast, pct(st->fast, st->calls));
+	g_string_append_printf(s, "%-34s %llu (fast rate %s %%)\n", "  fast path (target/prev/recent)",
+			       (unsigned long long)st->fast, tnum(b[0], 0, 2, pct(st->fast, st->calls)));
 	g_string_append_printf(s, "%-34s %llu (idle-core searches %llu)\n", "  domain searches",
 			       (unsigned long long)st->domain_searches, (unsigned long long)st->core_searches);
-	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %.3f per call\n", "  runqueues scanned",
+	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %s per call\n", "  runqueues scanned",
 			       (unsigned long long)st->scanned, (unsigned long long)st->domain_scanned,
-			       ratio(st->scanned, st->calls));
+			       tnum(b[0], 0, 3, ratio(st->scanned, st->calls)));
 	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu)\n", "  failures (answer not idle)",
 			       (unsigned long long)st->failed, (unsigned long long)st->walked_all);
-	g_string_append_printf(s, "%-34s search %.2f %%  domain %.2f %%  success rate %.2f %%\n", "  efficiency",
-			       pct(st->calls - st->failed, st->scanned),
-			       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
-			       pct(st->calls - st->failed, st->calls));
-	g_string_append_printf(s, "%-34s %llu of %llu (%.2f %%)\n", "wakeups onto a busy CPU",
+	g_string_append_printf(s, "%-34s search %s %%  domain %s %%  success rate %s %%\n", "  efficiency",
+			       tnum(b[0], 0, 2, pct(st->calls - st->failed, st->scanned)),
+			       tnum(b[1], 0, 2, pct(st->domain_searches - st->domain_failed, st->domain_scanned)),
+			       tnum(b[2], 0, 2, pct(st->calls - st->failed, st->calls)));
+	g_string_append_printf(s, "%-34s %llu of %llu (%s %%)\n", "wakeups onto a busy CPU",
 			       (unsigned long long)r->wakeups_busy, (unsigned long long)r->wakeups,
-			       pct(r->wakeups_busy, r->wakeups));
+			       tnum(b[0], 0, 2, pct(r->wakeups_busy, r->wakeups)));
 	g_string_append_printf(s, "%-34s LLC %llu  node %llu\n", "wakeups outside the waker's",
 			       (unsigned long long)r->wakeups_remote_llc, (unsigned long long)r->wakeups_remote_node);
-	if (r->wakeups_fallback)
-		g_string_append_printf(s, "%-34s %llu\n", "placed outside p->cpus_ptr (fallback)",
-				       (unsigned long long)r->wakeups_fallback);
+	if (r->wakeups_fallback || r->fork_fallback)
+		g_string_append_printf(s, "%-34s %llu wakeups, %llu forks\n", "placed outside p->cpus_ptr (fallback)",
+				       (unsigned long long)r->wakeups_fallback, (unsigned long long)r->fork_fallback);
 }
 
 static void sis_scan_llc_text(GString *s, const struct ss_results *r)
@@ -196,13 +251,14 @@ static void sis_scan_llc_text(GString *s, const struct ss_results *r)
 	g_string_append(s, "\nselect_idle_sibling per LLC (of target): calls, fast %, domain searches, rqs scanned/call, failures, search eff %, domain eff %, success %\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_sis_stats *st = &r->llc[l].sis;
-		g_string_append_printf(s, "  llc %-3u cpus %-16s calls %9llu  fast %6.2f  domain %9llu  scanned/call %7.3f  failed %8llu  search %6.2f  domain %6.2f  success %6.2f\n",
+		char b[5][64];
+		g_string_append_printf(s, "  llc %-3u cpus %-16s calls %9llu  fast %s  domain %9llu  scanned/call %s  failed %8llu  search %s  domain %s  success %s\n",
 				       l, r->llc[l].cpus ? r->llc[l].cpus : "", (unsigned long long)st->calls,
-				       pct(st->fast, st->calls), (unsigned long long)st->domain_searches,
-				       ratio(st->scanned, st->calls), (unsigned long long)st->failed,
-				       pct(st->calls - st->failed, st->scanned),
-				       pct(st->domain_searches - st->domain_failed, st->domain_scanned),
-				       pct(st->calls - st->failed, st->calls));
+				       tnum(b[0], 6, 2, pct(st->fast, st->calls)), (unsigned long long)st->domain_searches,
+				       tnum(b[1], 7, 3, ratio(st->scanned, st->calls)), (unsigned long long)st->failed,
+				       tnum(b[2], 6, 2, pct(st->calls - st->failed, st->scanned)),
+				       tnum(b[3], 6, 2, pct(st->domain_searches - st->domain_failed, st->domain_scanned)),
+				       tnum(b[4], 6, 2, pct(st->calls - st->failed, st->calls)));
 	}
 }
 
@@ -213,6 +269,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON *o, *a;
 
 	cJSON_AddStringToObject(root, "simsched_version", SS_VERSION_STRING);
+	cJSON_AddNumberToObject(root, "schema_version", SS_RESULTS_SCHEMA_VERSION);
 	o = cJSON_AddObjectToObject(root, "run");
 	cJSON_AddStringToObject(o, "topology", r->topology ? r->topology : "");
 	cJSON_AddStringToObject(o, "topology_file", r->topology_file ? r->topology_file : "");
@@ -240,24 +297,28 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "instances", r->nr_instances);
 	cJSON_AddStringToObject(o, "instance_unit", r->instance_unit ? r->instance_unit : "");
 	cJSON_AddNumberToObject(o, "tasks", r->nr_tasks);
+	add_num(o, "deadlock_at_ns", r->deadlocked ? (double)r->deadlock_ns : NAN);
+	a = cJSON_AddArrayToObject(root, "warnings");
+	for (char **w = r->warnings; w && *w; w++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(*w));
 
 	o = cJSON_AddObjectToObject(root, "metric");
 	cJSON_AddStringToObject(o, "name", r->metric_name ? r->metric_name : "throughput");
 	cJSON_AddStringToObject(o, "unit", r->metric_unit ? r->metric_unit : "transactions/s");
 	/* seconds to finish to the ns (a finish time of a few ms would round away at 3 decimals) */
-	cJSON_AddNumberToObject(o, "value", r->measure == SS_MEASURE_FINISH ? ss_results_metric_value(r)
-									  : round3(ss_results_metric_value(r)));
+	add_num(o, "value", r->measure == SS_MEASURE_FINISH ? ss_results_metric_value(r) : round3(ss_results_metric_value(r)));
 	cJSON_AddBoolToObject(o, "higher_is_better", r->higher_is_better);
 	cJSON_AddStringToObject(o, "better", r->higher_is_better ? "higher" : "lower");
 
 	o = cJSON_AddObjectToObject(root, "throughput");
 	cJSON_AddNumberToObject(o, "transactions", (double)r->transactions);
-	cJSON_AddNumberToObject(o, "transactions_per_s", throughput(r));
+	add_num(o, "transactions_per_s", throughput(r));
 	cJSON_AddItemToObject(root, "wakeup_latency_ns", lat_json(&r->wakeup_latency));
 	cJSON_AddItemToObject(root, "transaction_latency_ns", lat_json(&r->txn_latency));
 
 	o = cJSON_AddObjectToObject(root, "cpu");
-	cJSON_AddNumberToObject(o, "busy_pct", round3(ss_results_busy_pct(r)));
+	add_num(o, "busy_pct", round3(ss_results_busy_pct(r)));
+	add_num(o, "busy_pct_machine", round3(ss_results_busy_pct_machine(r)));
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
@@ -310,9 +371,9 @@ char *ss_results_to_json(const struct ss_results *r)
 	o = cJSON_AddObjectToObject(root, "select_idle_cpu");
 	cJSON_AddNumberToObject(o, "calls", (double)r->sic_calls);
 	cJSON_AddNumberToObject(o, "rqs_probed", (double)r->sic_probes);
-	cJSON_AddNumberToObject(o, "probes_per_call", ratio(r->sic_probes, r->sic_calls));
+	add_num(o, "probes_per_call", ratio(r->sic_probes, r->sic_calls));
 	cJSON_AddNumberToObject(o, "found_idle", (double)r->sic_found);
-	cJSON_AddNumberToObject(o, "found_idle_pct", pct(r->sic_found, r->sic_calls));
+	add_num(o, "found_idle_pct", pct(r->sic_found, r->sic_calls));
 	cJSON_AddNumberToObject(o, "budget_exhausted", (double)r->sic_nr_exhausted);
 	cJSON_AddNumberToObject(o, "skipped_nr_idle_scan_0", (double)r->sic_skipped_nr0);
 	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
@@ -345,15 +406,15 @@ char *ss_results_to_json(const struct ss_results *r)
 		uint64_t depth_tot = 0, depth_w = 0;
 		o = cJSON_AddObjectToObject(root, "idle_with_work_elsewhere");
 		cJSON_AddNumberToObject(o, "llc_cpu_ns", (double)r->idle_work_llc_ns);
-		cJSON_AddNumberToObject(o, "llc_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_llc_ns / cpu_time) : 0.0);
+		add_num(o, "llc_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_llc_ns / cpu_time) : NAN);
 		cJSON_AddNumberToObject(o, "node_cpu_ns", (double)r->idle_work_node_ns);
-		cJSON_AddNumberToObject(o, "node_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_node_ns / cpu_time) : 0.0);
+		add_num(o, "node_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_node_ns / cpu_time) : NAN);
 		o = cJSON_AddObjectToObject(root, "runqueue_depth");
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
 			depth_tot += r->rq_depth_ns[d];
 			depth_w += (uint64_t)d * r->rq_depth_ns[d];
 		}
-		cJSON_AddNumberToObject(o, "mean", depth_tot ? round3((double)depth_w / (double)depth_tot) : 0.0);
+		add_num(o, "mean", mean3(depth_w, depth_tot));
 		a = cJSON_AddArrayToObject(o, "buckets");
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
 			cJSON *e;
@@ -378,12 +439,12 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddStringToObject(e, "cpus", ls->cpus ? ls->cpus : "");
 		cJSON_AddNumberToObject(e, "first_cpu", ls->first_cpu);
 		cJSON_AddNumberToObject(e, "nr_cpus", ls->nr_cpus);
-		cJSON_AddNumberToObject(e, "mean", r->duration_ns ? round3((double)ls->nr_idle_scan_weighted / (double)r->duration_ns) : 0.0);
+		add_num(e, "mean", mean3(ls->nr_idle_scan_weighted, r->duration_ns));
 		cJSON_AddNumberToObject(e, "final", ls->nr_idle_scan_final);
 		cJSON_AddNumberToObject(e, "writes", (double)ls->nr_idle_scan_writes);
 		cJSON_AddNumberToObject(e, "sic_calls", (double)ls->sic_calls);
-		cJSON_AddNumberToObject(e, "sic_probes_per_call", ratio(ls->sic_probes, ls->sic_calls));
-		cJSON_AddNumberToObject(e, "sic_found_idle_pct", pct(ls->sic_found, ls->sic_calls));
+		add_num(e, "sic_probes_per_call", ratio(ls->sic_probes, ls->sic_calls));
+		add_num(e, "sic_found_idle_pct", pct(ls->sic_found, ls->sic_calls));
 		cJSON *s = cJSON_AddArrayToObject(e, "series");
 		cJSON *u = cJSON_AddArrayToObject(e, "util_series");
 		for (unsigned i = 0; i < ls->nr_samples; i++) {
@@ -401,11 +462,11 @@ char *ss_results_to_json(const struct ss_results *r)
 			continue;   /* offline: no entry; the others keep their CPU ids */
 		e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "cpu", c);
-		cJSON_AddNumberToObject(e, "busy_pct", pct(cs->busy_ns, r->duration_ns));
+		add_num(e, "busy_pct", pct(cs->busy_ns, r->duration_ns));
 		cJSON_AddNumberToObject(e, "util_avg", (double)cs->util_avg);
 		cJSON_AddNumberToObject(e, "context_switches", (double)cs->nr_switches);
 		cJSON_AddNumberToObject(e, "wakeups", (double)cs->wakeups);
-		cJSON_AddNumberToObject(e, "mean_nr_running", r->duration_ns ? round3((double)cs->nr_running_ns / (double)r->duration_ns) : 0.0);
+		add_num(e, "mean_nr_running", mean3(cs->nr_running_ns, r->duration_ns));
 		cJSON_AddNumberToObject(e, "rqs_probed", (double)cs->probed);
 		cJSON_AddItemToArray(a, e);
 	}
@@ -468,6 +529,7 @@ char *ss_results_to_text(const struct ss_results *r)
 {
 	GString *s = g_string_new(NULL);
 	const struct ss_lat_hist *wl = &r->wakeup_latency;
+	char b[4][64];
 
 	g_string_append_printf(s, "simsched run: %s (%u CPUs, %s%s%s%u allowed), %s at %.2f%% = %u %s%s (%u tasks)\n",
 			       r->topology, r->nr_cpus, r->offline_cpus ? "offline " : "",
@@ -483,17 +545,26 @@ char *ss_results_to_text(const struct ss_results *r)
 		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
 				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
 				       (double)r->duration_ns / 1e9);
-	g_string_append_printf(s, "sched features: %s\n\n", r->features);
-	g_string_append_printf(s, "%-34s %14.*f %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
-			       r->measure == SS_MEASURE_FINISH ? 6 : 3, ss_results_metric_value(r),
+	g_string_append_printf(s, "sched features: %s\n", r->features);
+	for (char **w = r->warnings; w && *w; w++)
+		g_string_append_printf(s, "warning: %s\n", *w);
+	g_string_append_c(s, '\n');
+	g_string_append_printf(s, "%-34s %s %s (%s is better)\n", r->metric_name ? r->metric_name : "throughput",
+			       tnum(b[0], 14, r->measure == SS_MEASURE_FINISH ? 6 : 3, ss_results_metric_value(r)),
 			       r->metric_unit ? r->metric_unit : "transactions/s", r->higher_is_better ? "higher" : "lower");
 	if (r->measure != SS_MEASURE_TXN_RATE)
-		g_string_append_printf(s, "%-34s %14.1f transactions/s\n", "transaction marks", throughput(r));
-	g_string_append_printf(s, "%-34s mean %.2f  p50 %.2f  p99 %.2f  max %.2f  (%llu wakeups)\n",
-			       "wakeup latency (us)", wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : 0.0,
-			       (double)ss_lat_hist_quantile(wl, 0.5) / 1000.0, (double)ss_lat_hist_quantile(wl, 0.99) / 1000.0,
-			       (double)wl->max / 1000.0, (unsigned long long)wl->n);
-	g_string_append_printf(s, "%-34s %.2f %%\n", "CPU busy", ss_results_busy_pct(r));
+		g_string_append_printf(s, "%-34s %s transactions/s\n", "transaction marks", tnum(b[0], 14, 1, throughput(r)));
+	g_string_append_printf(s, "%-34s mean %s  p50 %s  p99 %s  max %s  (%llu wakeups)\n",
+			       "wakeup latency (us)", tnum(b[0], 0, 2, wl->n ? (double)wl->sum / (double)wl->n / 1000.0 : NAN),
+			       tnum(b[1], 0, 2, lat_q(wl, 0.5) / 1000.0), tnum(b[2], 0, 2, lat_q(wl, 0.99) / 1000.0),
+			       tnum(b[3], 0, 2, wl->n ? (double)wl->max / 1000.0 : NAN), (unsigned long long)wl->n);
+	if (r->nr_allowed_cpus != (r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus))
+		g_string_append_printf(s, "%-34s %s %% of the %u allowed CPUs (%s %% of the machine's %u online)\n",
+				       "CPU busy", tnum(b[0], 0, 2, ss_results_busy_pct(r)), r->nr_allowed_cpus,
+				       tnum(b[1], 0, 2, ss_results_busy_pct_machine(r)),
+				       r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
+	else
+		g_string_append_printf(s, "%-34s %s %%\n", "CPU busy", tnum(b[0], 0, 2, ss_results_busy_pct(r)));
 	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "migrations",
 			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
 			       (unsigned long long)r->migrations_node);
@@ -527,13 +598,13 @@ char *ss_results_to_text(const struct ss_results *r)
 			depth_tot += r->rq_depth_ns[d];
 			depth_w += (uint64_t)d * r->rq_depth_ns[d];
 		}
-		g_string_append_printf(s, "%-34s %.3f ms LLC (%.2f %%), %.3f ms node (%.2f %%) of CPU time\n",
+		g_string_append_printf(s, "%-34s %.3f ms LLC (%s %%), %.3f ms node (%s %%) of CPU time\n",
 				       "idle with work elsewhere", (double)r->idle_work_llc_ns / 1e6,
-				       cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : 0.0,
+				       tnum(b[0], 0, 2, cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : NAN),
 				       (double)r->idle_work_node_ns / 1e6,
-				       cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : 0.0);
-		g_string_append_printf(s, "%-34s mean %.3f;", "runqueue depth (time-weighted)",
-				       depth_tot ? (double)depth_w / (double)depth_tot : 0.0);
+				       tnum(b[1], 0, 2, cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : NAN));
+		g_string_append_printf(s, "%-34s mean %s;", "runqueue depth (time-weighted)",
+				       tnum(b[0], 0, 3, depth_tot ? (double)depth_w / (double)depth_tot : NAN));
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++)
 			if (r->rq_depth_ns[d])
 				g_string_append_printf(s, " %u%s: %.1f%%", d, d == SS_RQ_DEPTH_MAX - 1 ? "+" : "",
@@ -541,12 +612,12 @@ char *ss_results_to_text(const struct ss_results *r)
 		g_string_append(s, "\n");
 	}
 	g_string_append_printf(s, "%-34s %llu\n", "select_idle_cpu calls", (unsigned long long)r->sic_calls);
-	g_string_append_printf(s, "%-34s %.3f\n", "  runqueues probed per call", ratio(r->sic_probes, r->sic_calls));
-	g_string_append_printf(s, "%-34s %.2f %%\n", "  calls that found an idle CPU", pct(r->sic_found, r->sic_calls));
+	g_string_append_printf(s, "%-34s %s\n", "  runqueues probed per call", tnum(b[0], 0, 3, ratio(r->sic_probes, r->sic_calls)));
+	g_string_append_printf(s, "%-34s %s %%\n", "  calls that found an idle CPU", tnum(b[0], 0, 2, pct(r->sic_found, r->sic_calls)));
 	g_string_append_printf(s, "%-34s %llu\n", "  stopped by the scan budget", (unsigned long long)r->sic_nr_exhausted);
 	g_string_append_printf(s, "%-34s %llu\n", "  skipped (nr_idle_scan == 0)", (unsigned long long)r->sic_skipped_nr0);
-	g_string_append_printf(s, "%-34s %.1f\n", "  time per call, mean (ns)",
-			       r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : 0.0);
+	g_string_append_printf(s, "%-34s %s\n", "  time per call, mean (ns)",
+			       tnum(b[0], 0, 1, r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : NAN));
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
 			       (unsigned long long)r->scan_time_ns);
 	sis_scan_text(s, r);
@@ -566,11 +637,15 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];
-		g_string_append_printf(s, "  llc %-3u cpus %-16s %4u CPUs  mean %7.2f  final %4u  util %4u  probes/call %.2f\n", l,
+		char util[16];
+		if (ls->nr_samples)
+			snprintf(util, sizeof util, "%4u", ls->util_series[ls->nr_samples - 1]);
+		else
+			snprintf(util, sizeof util, "%4s", "-");
+		g_string_append_printf(s, "  llc %-3u cpus %-16s %4u CPUs  mean %s  final %4u  util %s  probes/call %s\n", l,
 				       ls->cpus ? ls->cpus : "", ls->nr_cpus,
-				       r->duration_ns ? (double)ls->nr_idle_scan_weighted / (double)r->duration_ns : 0.0,
-				       ls->nr_idle_scan_final, ls->nr_samples ? ls->util_series[ls->nr_samples - 1] : 0,
-				       ratio(ls->sic_probes, ls->sic_calls));
+				       tnum(b[0], 7, 2, r->duration_ns ? (double)ls->nr_idle_scan_weighted / (double)r->duration_ns : NAN),
+				       ls->nr_idle_scan_final, util, tnum(b[1], 0, 2, ratio(ls->sic_probes, ls->sic_calls)));
 	}
 	sis_scan_llc_text(s, r);
 	g_string_append(s, "\n");

@@ -207,6 +207,57 @@ static int select_idle_smt(struct ss_sim *sim, struct ss_task *p, unsigned targe
 	return -1;
 }
 
+/* ------------------------------------------------------------ select_idle_cpu figures */
+
+/*
+ * The select_idle_cpu figures (select_idle_cpu.* in docs/output.md: calls,
+ * rqs_probed, found_idle, budget_exhausted, time per call, probes per call)
+ * are counted here, by a frame around every domain search, and not by the
+ * code of one scan: the built-in select_idle_cpu() and
+ * select_idle_capacity(), a plugin's scan passed to
+ * ss_select_idle_sibling_scan() and ss_select_idle_cpu_nr() each open one.
+ * Only the outermost frame counts, so a plugin's scan that walks two masks
+ * with ss_select_idle_cpu_nr() is one call. Its probes are the runqueues
+ * charged (ss_charge_probe()) while it was open, its time the scan cost
+ * charged meanwhile, its answer the outermost one.
+ */
+static inline void sic_enter(struct ss_sim *sim)
+{
+	if (sim->sic_depth++)
+		return;
+	sim->sic_budget_stop = false;
+	if (sim->measuring) {
+		sim->sic_probes0 = sim->res->sis_probes_total;
+		sim->sic_cost0 = sim->scan_cost;
+	}
+}
+
+/* Close a frame opened for target's LLC; returns cpu, the search's answer (-1: none). */
+static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
+{
+	struct ss_results *r = sim->res;
+	struct ss_llc_stats *ls;
+	uint64_t probes;
+
+	if (--sim->sic_depth || !sim->measuring)
+		return cpu;
+	ls = &r->llc[sim->topo->cpu[target].llc_index];
+	probes = r->sis_probes_total - sim->sic_probes0;
+	r->sic_calls++;
+	ls->sic_calls++;
+	r->sic_probes += probes;
+	ls->sic_probes += probes;
+	if (cpu >= 0) {
+		r->sic_found++;
+		ls->sic_found++;
+	} else if (sim->sic_budget_stop) {
+		r->sic_nr_exhausted++;
+	}
+	ss_log2_hist_add(&r->sic_time, sim->scan_cost - sim->sic_cost0);
+	ss_log2_hist_add(&r->sic_probes_hist, probes);
+	return cpu;
+}
+
 /* ------------------------------------------------------------ select_idle_cpu */
 
 unsigned ss_sis_prop_nr(unsigned span_weight, uint64_t wake_avg_idle, uint64_t avg_scan_cost)
@@ -236,15 +287,11 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	long nr = INT_MAX;
 	unsigned probes = 0;
 	uint64_t cost0 = sim->scan_cost;
-	struct ss_llc_stats *ls = sim->measuring ? &sim->res->llc[sim->topo->cpu[target].llc_index] : NULL;
 	struct ss_cpumask_wrap it;
 	unsigned cpu;
 
 	sim->scan_walked_all = false;
-	if (sim->measuring) {
-		sim->res->sic_calls++;
-		ls->sic_calls++;
-	}
+	sic_enter(sim);
 	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
 	if (ss_feat(sim->features, SS_FEAT_SIS_CLEAR_TARGET)) {
 		/*
@@ -260,7 +307,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 		uint64_t now = ss_jiffies(sim);
 		int this_llc = sim->topo->cpu[sim->this_cpu].sd_llc;
 		if (this_llc < 0)
-			return -1;
+			return sic_exit(sim, target, -1);
 		this_sd_rt = &this_rq->sd_rt[this_llc];
 		if (this_rq->wake_stamp < now) {
 			while (this_rq->wake_stamp < now && this_rq->wake_avg_idle) {
@@ -304,8 +351,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 			}
 		} else {
 			if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
-				if (sim->measuring)
-					sim->res->sic_nr_exhausted++;
+				sim->sic_budget_stop = true;
 				idle_cpu = -1;
 				goto out_stats;   /* no scan-cost update on this exit */
 			}
@@ -328,17 +374,7 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	goto out_stats;
 out_found:
 out_stats:
-	if (sim->measuring) {
-		sim->res->sic_probes += probes;
-		ls->sic_probes += probes;
-		if (idle_cpu >= 0) {
-			sim->res->sic_found++;
-			ls->sic_found++;
-		}
-		ss_log2_hist_add(&sim->res->sic_time, sim->scan_cost - cost0);
-		ss_log2_hist_add(&sim->res->sic_probes_hist, probes);
-	}
-	return idle_cpu;
+	return sic_exit(sim, target, idle_cpu);
 }
 
 /* ------------------------------------------------------------ asymmetric CPU capacity */
@@ -408,16 +444,10 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	int fits, best_fits = 0;
 	int cpu_found = -1, best_cpu = -1;
 	uint64_t *cpus = sim->scratch_mask;
-	unsigned probes = 0;
-	uint64_t cost0 = sim->scan_cost;
-	struct ss_llc_stats *ls = sim->measuring ? &sim->res->llc[sim->topo->cpu[target].llc_index] : NULL;
 	struct ss_cpumask_wrap it;
 	unsigned cpu;
 
-	if (sim->measuring) {
-		sim->res->sic_calls++;
-		ls->sic_calls++;
-	}
+	sic_enter(sim);
 	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
 	task_util = ss_task_util_est(&p->avg);
 	util_min = 0;                          /* uclamp_eff_value(p, UCLAMP_MIN): default */
@@ -427,7 +457,6 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
 		unsigned long cpu_cap = sim->rq[cpu].capacity;   /* capacity_of() */
 
-		probes++;
 		ss_charge_probe(sim, cpu);
 		if (!ss_available_idle_cpu(sim, cpu))   /* no SCHED_IDLE tasks: sched_idle_cpu() is false */
 			continue;
@@ -449,17 +478,7 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	}
 	if (cpu_found < 0)
 		cpu_found = best_cpu;
-	if (sim->measuring) {
-		sim->res->sic_probes += probes;
-		ls->sic_probes += probes;
-		if (cpu_found >= 0) {
-			sim->res->sic_found++;
-			ls->sic_found++;
-		}
-		ss_log2_hist_add(&sim->res->sic_time, sim->scan_cost - cost0);
-		ss_log2_hist_add(&sim->res->sic_probes_hist, probes);
-	}
-	return cpu_found;
+	return sic_exit(sim, target, cpu_found);
 }
 
 /* ------------------------------------------------------------ select_idle_sibling */
@@ -624,7 +643,16 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 		sim->res->llc[t->cpu[target].llc_index].sis.core_searches++;
 	}
 
-	i = scan ? scan(sim, p, has_idle_core, target) : ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
+	if (scan) {
+		/* the plugin's domain search is its select_idle_cpu(): counted as one call */
+		sic_enter(sim);
+		i = scan(sim, p, has_idle_core, target);
+		if ((unsigned)i >= sim->nr_cpus)   /* v6.6: "if ((unsigned)i < nr_cpumask_bits) return i" */
+			i = -1;
+		i = sic_exit(sim, target, i);
+	} else {
+		i = ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
+	}
 	if (i >= 0)
 		return sis_done(sim, p, target, &a, SS_SIS_IDLE_CPU, i);
 	return sis_done(sim, p, target, &a, SS_SIS_FALLBACK, target);
@@ -658,6 +686,7 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 	unsigned cpu, probes = 0;
 
 	sim->scan_walked_all = false;
+	sic_enter(sim);
 	ss_cpumask_and(cpus, mask, p->cpus_ptr, sim->nr_words);
 	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
 	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
@@ -666,19 +695,21 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 		if (has_idle_core) {
 			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
 			if (i >= 0)
-				return i;
+				return sic_exit(sim, target, i);
 		} else {
-			if (*nr == 0)
-				return -1;
+			if (*nr == 0) {   /* a CPU left to probe, no budget left: "if (!--nr) return -1" */
+				sim->sic_budget_stop = true;
+				return sic_exit(sim, target, -1);
+			}
 			if (*nr > 0)
 				(*nr)--;
 			idle_cpu = __select_idle_cpu(sim, cpu);
 			if (idle_cpu >= 0)
-				return idle_cpu;
+				return sic_exit(sim, target, idle_cpu);
 		}
 	}
 	sim->scan_walked_all = idle_cpu < 0;
-	return idle_cpu;
+	return sic_exit(sim, target, idle_cpu);
 }
 
 /* ------------------------------------------------------------ select_task_rq_fair */

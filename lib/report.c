@@ -34,8 +34,9 @@ struct rec {
 	unsigned policy_rank;   /* grid.policy */
 	unsigned load_x100;
 	uint64_t seed;
-	double metric[SS_CMP_NR_METRICS];
+	double metric[SS_CMP_NR_METRICS];       /* NAN: null in the record, the run had no value */
 	bool has_metric[SS_CMP_NR_METRICS];
+	unsigned schema;        /* schema_version, 1 when absent */
 	char *wl_metric_name, *wl_metric_unit;   /* workload_metric: what metrics.workload is */
 	bool wl_higher_is_better;
 };
@@ -109,7 +110,7 @@ static char *cell_key(unsigned group, const char *policy, unsigned load, uint64_
 }
 
 /* Parse one line into the report. */
-static bool add_line(struct ss_report *rep, const char *line, const char *where, GError **err)
+static bool add_line(struct ss_report *rep, const char *line, const char *where, GPtrArray *warnings, GError **err)
 {
 	static const char *const strs[] = { "key", "topology", "topology_file", "workload", "workload_file", "policy" };
 	static const char *const nums[] = { "load_pct", "seed", "duration_ns", "warmup_ns" };
@@ -206,10 +207,13 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 	r->policy_rank = (unsigned)field(grid, "policy", cJSON_Number)->valuedouble;
 	r->load_x100 = (unsigned)lround(field(o, "load_pct", cJSON_Number)->valuedouble * 100.0);
 	r->seed = (uint64_t)field(o, "seed", cJSON_Number)->valuedouble;
+	const cJSON *sv = field(o, "schema_version", cJSON_Number);
+	r->schema = sv && sv->valuedouble >= 1 ? (unsigned)sv->valuedouble : 1;
 	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
-		const cJSON *m = field(metrics, ss_cmp_metric_name((enum ss_cmp_metric)i), cJSON_Number);
+		/* null: the run had no value (no samples); missing, never 0 */
+		const cJSON *m = field(metrics, ss_cmp_metric_name((enum ss_cmp_metric)i), cJSON_Number | cJSON_NULL);
 		r->has_metric[i] = m != NULL;
-		r->metric[i] = m ? m->valuedouble : 0.0;
+		r->metric[i] = m && cJSON_IsNumber(m) ? m->valuedouble : NAN;
 	}
 	const cJSON *wm = field(o, "workload_metric", cJSON_Object);
 	if (wm && field(wm, "name", cJSON_String) && field(wm, "unit", cJSON_String) &&
@@ -233,6 +237,11 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 	g_hash_table_insert(rep->by_cell, ck, r);
 	g_hash_table_insert(rep->by_key, r->key, r);
 	g_ptr_array_add(rep->recs, r);
+	const cJSON *dl = field(o, "deadlock_at_ns", cJSON_Number);
+	if (dl && warnings)
+		g_ptr_array_add(warnings, g_strdup_printf("%s: policy %s at load %.2f%%, seed %" G_GUINT64_FORMAT
+							  " deadlocked at %.9f s: its figures cover a window where nothing ran",
+							  where, r->policy, r->load_x100 / 100.0, r->seed, dl->valuedouble / 1e9));
 	ok = true;
 out:
 	cJSON_Delete(o);
@@ -277,7 +286,7 @@ struct ss_report *ss_report_load(const char *const *files, unsigned nr_files, GP
 				ok = bad_record(err, where, "a NUL byte in the line");
 				break;
 			}
-			ok = add_line(rep, line, where, err);
+			ok = add_line(rep, line, where, warnings, err);
 		}
 		if (ok && ferror(fp)) {
 			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: read error: %s", files[f], g_strerror(errno));
@@ -394,6 +403,15 @@ static struct ss_compare_result *group_table(const struct ss_report *rep, unsign
 	struct ss_compare_result *res = NULL;
 	const struct group *g = g_ptr_array_index(rep->groups, gi);
 	g_autofree char *title = group_title(g->info);
+	/*
+	 * Records of schema versions before the metric's (ss_cmp_metric_info()->schema)
+	 * beside newer ones: a value that version 2 would write otherwise — busy_pct
+	 * under --nodes (over the online CPUs then), a 0 that may be a missing value
+	 * (null since version 2) — cannot share a table with the newer records.
+	 */
+	const struct rec *older = NULL, *newer = NULL;
+	unsigned since = ss_cmp_metric_info(metric)->schema;
+	bool nodes = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g->info, "nodes"));
 
 	for (unsigned i = 0; i < rep->recs->len; i++) {
 		const struct rec *r = g_ptr_array_index(rep->recs, i);
@@ -479,6 +497,21 @@ static struct ss_compare_result *group_table(const struct ss_report *rep, unsign
 				if (!r->has_metric[metric]) {
 					g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: the record has no metric '%s' (written by an older simsched?)",
 						    r->where, ss_cmp_metric_name(metric));
+					ss_compare_result_free(res);
+					res = NULL;
+					break;
+				}
+				if (r->schema < since && !older &&
+				    (metric == SS_CMP_BUSY_PCT ? nodes : r->metric[metric] == 0.0))
+					older = r;
+				if (r->schema >= since && !newer)
+					newer = r;
+				if (older && newer) {
+					/* e.g. busy_pct over the online CPUs (1) beside over the allowed ones (2) */
+					g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+						    "%s: records of schema versions %u (%s) and %u (%s) in one table, and metric '%s' changed meaning in version %u (docs/output.md, \"Schema versions\"; the older record's value may differ): run the older points again with this simsched",
+						    title, older->schema, older->where, newer->schema, newer->where,
+						    ss_cmp_metric_name(metric), since);
 					ss_compare_result_free(res);
 					res = NULL;
 					break;

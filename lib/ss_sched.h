@@ -321,6 +321,7 @@ struct ss_sim {
 	unsigned nr_alive;             /* tasks started and not exited */
 	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
 	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */
+	uint64_t last_dequeue_ns;      /* when a task last left a CPU (blocked, slept or exited): a deadlock's start */
 	struct ss_evq evq;
 	uint64_t *allowed_mask;        /* --nodes */
 	uint64_t *scratch_mask;        /* select_idle_cpu's cpus */
@@ -350,6 +351,16 @@ struct ss_sim {
 	uint64_t scan_cost;            /* ns charged to the waker by probes so far */
 	void *policy_state;            /* policy->state_size bytes, zeroed per run */
 	bool scan_walked_all;          /* the last idle-CPU walk ran out of CPUs (no budget stop, nothing found) */
+	/*
+	 * The select_idle_cpu figures' accounting frame (placement.c sic_enter/
+	 * sic_exit): the outermost domain search open now — the built-in
+	 * select_idle_cpu()/select_idle_capacity(), a plugin's scan run by
+	 * ss_select_idle_sibling_scan(), or ss_select_idle_cpu_nr() called on
+	 * its own — counts as one call, whatever it calls inside.
+	 */
+	unsigned sic_depth;            /* frames open (nesting) */
+	uint64_t sic_probes0, sic_cost0; /* sis_probes_total and scan_cost at the outermost frame's entry */
+	bool sic_budget_stop;          /* a walk of the frame stopped on its budget with CPUs left */
 	/* statistics */
 	bool measuring;
 	uint64_t measure_start;

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -666,10 +667,15 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	cJSON_AddNumberToObject(g, "set", (double)p.combo);
 	cJSON_AddNumberToObject(g, "policy", p.policy);
 	cJSON_AddStringToObject(o, "simsched_version", SS_VERSION_STRING);
+	cJSON_AddNumberToObject(o, "schema_version", SS_RESULTS_SCHEMA_VERSION);
 	cJSON *m = cJSON_AddObjectToObject(o, "metrics");
 	for (int i = 0; i < SS_CMP_NR_METRICS; i++) {
 		const struct ss_cmp_metric_info *mi = ss_cmp_metric_info((enum ss_cmp_metric)i);
-		cJSON_AddNumberToObject(m, mi->name, mi->value(r));
+		double v = mi->value(r);
+		if (isnan(v))   /* no value in this run (docs/output.md): null, never 0 */
+			cJSON_AddNullToObject(m, mi->name);
+		else
+			cJSON_AddNumberToObject(m, mi->name, v);
 	}
 	cJSON *wm = cJSON_AddObjectToObject(o, "workload_metric");   /* what metrics.workload is */
 	cJSON_AddStringToObject(wm, "name", r->metric_name ? r->metric_name : "");
@@ -684,6 +690,11 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	cJSON_AddNumberToObject(cnt, "sic_probes", (double)r->sic_probes);
 	cJSON_AddNumberToObject(cnt, "sic_found", (double)r->sic_found);
 	cJSON_AddNumberToObject(cnt, "events", (double)r->events);
+	/* a deadlocked run (docs/output.md run.deadlock_at_ns): its figures cover a window where nothing ran */
+	if (r->deadlocked)
+		cJSON_AddNumberToObject(o, "deadlock_at_ns", (double)r->deadlock_ns);
+	else
+		cJSON_AddNullToObject(o, "deadlock_at_ns");
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	char *line = g_strconcat(txt, "\n", NULL);
@@ -754,6 +765,7 @@ struct run_ctx {
 	uint64_t nr_todo;
 	gint next;                /* next todo entry to take (atomic) */
 	gint stop;                /* set on the first failure (atomic) */
+	gint deadlocked;          /* runs that deadlocked (atomic) */
 	GAsyncQueue *lines;       /* finished records for the writer; SENTINEL ends */
 	GMutex lock;
 	uint64_t fail_idx;
@@ -822,6 +834,8 @@ static bool run_point(struct run_ctx *x, uint64_t idx)
 		record_failure(x, idx, e);
 		return false;
 	}
+	if (r->deadlocked)
+		g_atomic_int_inc(&x->deadlocked);
 	g_async_queue_push(x->lines, make_record(s, idx, r));
 	ss_results_free(r);
 	return true;
@@ -965,6 +979,7 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 	g_async_queue_unref(x.lines);
 	g_mutex_clear(&x.lock);
 	st->ran = x.written;
+	st->deadlocked = (uint64_t)g_atomic_int_get(&x.deadlocked);
 	if (!pool) {
 		g_propagate_error(err, perr);
 	} else if (x.write_err) {

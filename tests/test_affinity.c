@@ -180,11 +180,98 @@ static void test_affinity_check_catches_stray_policy(void **state)
 	ss_topology_free(m.t);
 }
 
+/*
+ * A policy answering something that is not a CPU the task may use — one
+ * past the last CPU id, INT_MAX, -5, an offline CPU, a CPU outside --nodes,
+ * INT_MIN — never crashes or reads out of bounds (also under ASan): each
+ * answer is replaced as v6.6 select_task_rq() does, by select_fallback_rq():
+ * the first allowed CPU of task_cpu(p)'s node, else the first allowed CPU;
+ * wakeups count in wakeups_fallback, spawned tasks' placements in
+ * fork_fallback. A domain search answering >= nr_cpus is "none found".
+ * The machine: two nodes of four SMT-2 cores, CPUs 5 and 10 offline (node 0
+ * = 0-3,8-9,11; node 1 = 4,6-7,12-15).
+ */
+static void test_invalid_answers_fall_back(void **state)
+{
+	static const char off16[] =
+		"name: off16\nvendor: intel\noffline: \"5,10\"\nnuma: {distance: [[10, 21], [21, 10]]}\n"
+		"packages:\n  - cores: [[0, 8], [1, 9], [2, 10], [3, 11]]\n  - cores: [[4, 12], [5, 13], [6, 14], [7, 15]]\n";
+	static const char forks[] =
+		"name: forks\ninstance: tree\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - name: parent\n"
+		"    program: [loop: {forever: true, do: [sleep: 500us, spawn: {task: child, count: 2}]}]\n"
+		"  - name: child\n    count: 2\n    spawned: true\n"
+		"    program: [transaction: begin, run: 10us, transaction: end, exit]\n";
+	GError *err = NULL;
+	const char *name = NULL;
+	struct ss_topology *t = ss_topology_load_string(off16, sizeof off16 - 1, "off16.yaml", &err);
+	struct ss_workload *fw = ss_workload_load_string(forks, sizeof forks - 1, "forks.yaml", &err);
+	if (!t || !fw)
+		fail_msg("%s", err->message);
+	assert_true(ss_policy_plugin_load(SS_PLUGIN_DIR "/plugin_bad_cpu.so", &name, &err));
+	assert_string_equal(name, "test_bad_cpu");
+
+	for (unsigned answer = 0; answer <= 6; answer++) {
+		for (unsigned wl = 0; wl < 2; wl++) {
+			for (unsigned all = 0; all < 2; all++) {
+				struct ss_run_config c = { 0 };
+				char set[32];
+				c.topo = t;
+				c.wl = wl ? fw : netperf;
+				c.policy = "test_bad_cpu";
+				ss_params_defaults(&c.params, t);
+				snprintf(set, sizeof set, "policy.answer=%u", answer);
+				assert_true(ss_params_set(&c.params, "test_bad_cpu", set, &err));
+				c.load_pct_x100 = 10000;
+				c.seed = 7;
+				c.nodes = all ? NULL : "0";
+				c.warmup_ns = 1000000;
+				c.duration_ns = 4000000;
+				struct ss_results *r = ss_simulate(&c, &err);
+				if (!r)
+					fail_msg("answer %u: %s", answer, err->message);
+				assert_true(r->wakeups > 20);
+				assert_true(r->transactions > 0);
+				uint64_t on0 = r->cpu[0].wakeups, on4 = r->cpu[4].wakeups;
+				if (answer == 6) {
+					/* the domain search's garbage is no CPU: nothing to fall back from */
+					assert_int_equal(r->wakeups_fallback, 0);
+					assert_int_equal(r->fork_fallback, 0);
+					if (!wl)   /* netperf's wakeups reach the domain search */
+						assert_true(r->sic_calls > 1000);
+					assert_int_equal(r->sic_found, 0);
+				} else {
+					assert_int_equal(r->wakeups_fallback, r->wakeups);   /* every answer refused */
+					if (wl)
+						assert_int_equal(r->fork_fallback, r->spawns);
+					else
+						assert_int_equal(r->fork_fallback, 0);
+					/* select_fallback_rq(): the first allowed CPU of the task's node, 0 or 4 */
+					assert_int_equal(on0 + on4, r->wakeups);
+					if (all)
+						assert_true(on0 > 0 && on4 > 0);
+					else
+						assert_int_equal(on4, 0);
+				}
+				if (wl)
+					assert_true(r->spawns > 10);
+				for (unsigned off = 5; off <= 10; off += 5)
+					assert_int_equal(r->cpu[off].wakeups, 0);
+				ss_results_free(r);
+			}
+		}
+	}
+	ss_workload_free(fw);
+	ss_topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_affinity_property),
 		cmocka_unit_test(test_affinity_check_catches_stray_policy),
+		cmocka_unit_test(test_invalid_answers_fall_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -82,6 +82,67 @@ static void test_means_and_signs(void **state)
 	ss_compare_result_free(r);
 }
 
+/*
+ * A seed without a value (NAN: no samples in that run) makes its cell
+ * missing: no mean, no % change, never "100 % better" than the baseline;
+ * every format shows it as missing and says why. A baseline mean of 0 gives
+ * no % change either.
+ */
+static void test_missing_values(void **state)
+{
+	GError *err = NULL;
+	double b[3] = { 4.0, 4.2, 3.8 }, none[3] = { NAN, NAN, NAN }, one[3] = { 3.0, NAN, 3.2 };
+	/* lower is better: a missing figure must not read as 0 = best */
+	struct ss_compare_result *r = constructed(SS_CMP_PROBES_PER_CALL, b, none, 3);
+	assert_int_equal(r->cells[0].nr_missing, 0);
+	assert_int_equal(r->cells[1].nr_missing, 3);
+	assert_true(isnan(r->cells[1].mean) && isnan(r->cells[1].diff_pct));
+	assert_false(r->cells[1].significant);
+	char *txt = ss_compare_render(r, "text", &err);
+	assert_null(strstr(txt, "100.00%"));
+	assert_non_null(strstr(txt, "Amean     100%                  4.00 (   0.00%)                            -\n"));
+	assert_non_null(strstr(txt, "# \"-\": new has no probes_per_call at 100% (3 of 3 runs without samples of it"));
+	g_free(txt);
+	txt = ss_compare_render(r, "json", &err);
+	assert_non_null(strstr(txt, "\"mean\":\tnull"));
+	assert_non_null(strstr(txt, "\"missing_seeds\":\t3"));
+	assert_non_null(strstr(txt, "\"notes\":"));
+	g_free(txt);
+	txt = ss_compare_render(r, "csv", &err);
+	assert_non_null(strstr(txt, "\nprobes_per_call,100.00,new,,Amean,,0,,,;;\n"));
+	g_free(txt);
+	txt = ss_compare_render(r, "markdown", &err);
+	assert_non_null(strstr(txt, "| Amean | 100% | 4.00 (   0.00%) | - |\n"));
+	assert_non_null(strstr(txt, "\n- \"-\": new has no probes_per_call"));
+	g_free(txt);
+	ss_compare_result_free(r);
+
+	/* one seed of three missing: the cell is missing (no mean over a subset of the seeds) */
+	r = constructed(SS_CMP_PROBES_PER_CALL, b, one, 3);
+	assert_int_equal(r->cells[1].nr_missing, 1);
+	assert_true(isnan(r->cells[1].mean));
+	ss_compare_result_free(r);
+
+	/* the baseline missing: the other cell keeps its mean but has no % change */
+	r = constructed(SS_CMP_PROBES_PER_CALL, none, b, 3);
+	assert_true(fabs(r->cells[1].mean - 4.0) < 1e-12);
+	assert_true(isnan(r->cells[1].diff_pct));
+	txt = ss_compare_render(r, "text", &err);
+	assert_non_null(strstr(txt, "4.00 (       -)"));
+	assert_non_null(strstr(txt, "no % change against the baseline base at 100% (no baseline value)"));
+	g_free(txt);
+	ss_compare_result_free(r);
+
+	/* a baseline mean of 0: no % change (was "100 % better" or "0 %"), unless the other is 0 too */
+	double zero[3] = { 0, 0, 0 };
+	r = constructed(SS_CMP_PROBES_PER_CALL, zero, b, 3);
+	assert_true(isnan(r->cells[1].diff_pct));
+	ss_compare_result_free(r);
+	r = constructed(SS_CMP_PROBES_PER_CALL, zero, zero, 3);
+	assert_true(r->cells[1].diff_pct == 0.0);
+	ss_compare_result_free(r);
+}
+
 static void test_parse_loads(void **state)
 {
 	unsigned n;
@@ -271,6 +332,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paired_t),
 		cmocka_unit_test(test_means_and_signs),
+		cmocka_unit_test(test_missing_values),
 		cmocka_unit_test(test_parse_loads),
 		cmocka_unit_test(test_jobs_do_not_change_results),
 		cmocka_unit_test(test_finish_time_workload),

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "ss_sched.h"
 #include "simsched/error.h"
 #include "simsched/policy.h"
@@ -94,6 +96,21 @@ static void check_sis_identities(const struct ss_results *r)
 		sum.walked_all += s->walked_all;
 	}
 	assert_memory_equal(&sum, &r->sis, sizeof sum);
+	/* the select_idle_cpu figures: one histogram entry per call, per-LLC sums are the totals */
+	uint64_t sic_calls = 0, sic_probes = 0, sic_found = 0;
+	for (unsigned l = 0; l < r->nr_llcs; l++) {
+		sic_calls += r->llc[l].sic_calls;
+		sic_probes += r->llc[l].sic_probes;
+		sic_found += r->llc[l].sic_found;
+	}
+	assert_int_equal(sic_calls, r->sic_calls);
+	assert_int_equal(sic_probes, r->sic_probes);
+	assert_int_equal(sic_found, r->sic_found);
+	assert_int_equal(r->sic_time.n, r->sic_calls);
+	assert_int_equal(r->sic_probes_hist.n, r->sic_calls);
+	assert_int_equal(r->sic_probes_hist.sum, r->sic_probes);
+	assert_true(r->sic_found + r->sic_nr_exhausted <= r->sic_calls);
+	assert_true(r->sic_probes <= r->sis.domain_scanned);
 }
 
 /* ---------------------------------------------------------------- the example plugin */
@@ -120,6 +137,15 @@ static void test_example_plugin(void **state)
 	assert_true(a->sis.domain_searches > 1000);
 	assert_true(a->sis.domain_scanned > a->sis.domain_searches);
 	check_sis_identities(a);
+	/*
+	 * the plugin's domain search is its select_idle_cpu(): every domain
+	 * search reaches it (kunpeng920 has no SMT: no select_idle_smt step),
+	 * and every runqueue a domain search reads is the plugin's probe
+	 */
+	assert_int_equal(a->sic_calls, a->sis.domain_searches);
+	assert_int_equal(a->sic_probes, a->sis.domain_scanned);
+	assert_true(a->sic_found > 0 && a->sic_found <= a->sic_calls);
+	assert_int_equal(a->sic_found, a->sis.domain_searches - a->sis.domain_failed);
 	/* a plugin run is as deterministic as a built-in one */
 	char *ja = ss_results_to_json(a), *jb = ss_results_to_json(b);
 	assert_string_equal(ja, jb);
@@ -156,6 +182,59 @@ static void test_example_plugin(void **state)
 	ss_results_free(b);
 	ss_results_free(u);
 	ss_results_free(o);
+}
+
+/*
+ * A plugin that is sis_util rebuilt from the API's shared steps
+ * (tests/plugins/plugin_sis_util_copy.c) gives the built-in's figures, byte
+ * for byte: its domain search is counted as select_idle_cpu() calls, its
+ * walk's probes, answers, budget stops and scan time as the built-in's.
+ * Only run.policy differs, and skipped_nr_idle_scan_0, which counts the
+ * built-in SIS_UTIL's own early return (the copy's return -1 is a call that
+ * probed nothing).
+ */
+static char *json_without(const struct ss_results *r)
+{
+	char *j = ss_results_to_json(r), *out;
+	cJSON *o = cJSON_Parse(j);
+	g_free(j);
+	assert_non_null(o);
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "run"), "policy");
+	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "select_idle_cpu"),
+						"skipped_nr_idle_scan_0");
+	out = cJSON_Print(o);
+	cJSON_Delete(o);
+	return out;
+}
+
+static void test_plugin_copy_of_sis_util(void **state)
+{
+	GError *err = NULL;
+	const char *name = NULL;
+	assert_true(ss_policy_plugin_load(SS_PLUGIN_DIR "/plugin_sis_util_copy.so", &name, &err));
+	assert_string_equal(name, "test_sis_util_copy");
+	/* 70 %, short: SIS_UTIL both skips scans (nr_idle_scan == 0) and probes with a budget that runs out */
+	struct ss_run_config cb = config(kunpeng, netperf, "sis_util", 70);
+	struct ss_run_config cc = config(kunpeng, netperf, "test_sis_util_copy", 70);
+	cb.warmup_ns = cc.warmup_ns = cb.duration_ns = cc.duration_ns = 20000000;
+	struct ss_results *b = run(&cb), *c = run(&cc);
+	check_sis_identities(b);
+	check_sis_identities(c);
+	assert_true(b->sic_calls > 1000);
+	assert_true(b->sic_probes > 1000 && b->sic_found > 0 && b->sic_nr_exhausted > 0 && b->sic_skipped_nr0 > 0);
+	assert_int_equal(c->sic_calls, b->sic_calls);
+	assert_int_equal(c->sic_probes, b->sic_probes);
+	assert_int_equal(c->sic_found, b->sic_found);
+	assert_int_equal(c->sic_nr_exhausted, b->sic_nr_exhausted);
+	assert_int_equal(c->sic_time.sum, b->sic_time.sum);
+	assert_int_equal(c->transactions, b->transactions);
+	assert_int_equal(c->sic_skipped_nr0, 0);
+	char *jb = json_without(b), *jc = json_without(c);
+	assert_string_equal(jb, jc);
+	cJSON_free(jb);
+	cJSON_free(jc);
+	ss_results_free(b);
+	ss_results_free(c);
 }
 
 /* ---------------------------------------------------------------- load errors */
@@ -396,6 +475,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example_plugin),
+		cmocka_unit_test(test_plugin_copy_of_sis_util),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_register_checks),
 		cmocka_unit_test(test_select_idle_cpu_semantics),

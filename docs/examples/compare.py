@@ -29,10 +29,14 @@ def verdicts(table):
                   if r["cells"][p]["significant"] and r["cells"][p]["diff_pct"] > 0]
         worse = [load_label(r["load_pct"]) for r in rows
                  if r["cells"][p]["significant"] and r["cells"][p]["diff_pct"] < 0]
+        # null: no value or no % change (the figure had no samples); never compared
+        none = [load_label(r["load_pct"]) for r in rows if r["cells"][p]["diff_pct"] is None]
         line = f"{pol} better than {base} at {len(better)}/{len(rows)} loads (significant)"
         line += (": " + " ".join(better)) if better else ""
         line += f"; worse at {len(worse)}/{len(rows)}"
         line += (": " + " ".join(worse)) if worse else ""
+        if none:
+            line += f"; not compared at {len(none)}/{len(rows)} (no value): " + " ".join(none)
         line += f"; {table['metric']}, {direction} is better"
         yield line
 

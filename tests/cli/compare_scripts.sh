@@ -22,6 +22,17 @@ JSON
 want="b better than a at 2/4 loads (significant): 25% 50%; worse at 1/4: 100%; latency_p99, lower is better"
 [ "$(bash "$src/docs/examples/compare.sh" --input "$tmp/t.json")" = "$want" ]
 [ "$(python3 "$src/docs/examples/compare.py" --input "$tmp/t.json")" = "$want" ]
+# a cell without a value (null: prev_cpu has no probes_per_call) is "not compared", never better or worse
+cat > "$tmp/n.json" <<'JSON'
+{"metric":"probes_per_call","unit":"runqueues","higher_is_better":false,"mean":"Amean","seeds":2,
+ "policies":["a","b"],
+ "rows":[
+  {"load_pct":50,"cells":[{"policy":"a","mean":2,"diff_pct":0,"significant":false},{"policy":"b","mean":null,"diff_pct":null,"significant":false,"missing_seeds":2}]},
+  {"load_pct":100,"cells":[{"policy":"a","mean":2,"diff_pct":0,"significant":false},{"policy":"b","mean":1,"diff_pct":50,"significant":true}]}]}
+JSON
+want="b better than a at 1/2 loads (significant): 100%; worse at 0/2; not compared at 1/2 (no value): 50%; probes_per_call, lower is better"
+[ "$(bash "$src/docs/examples/compare.sh" --input "$tmp/n.json")" = "$want" ]
+[ "$(python3 "$src/docs/examples/compare.py" --input "$tmp/n.json")" = "$want" ]
 # live: the scripts run simsched compare and agree with each other
 args=(--topology "$src/topologies/desktop-8c16t.yaml" --workload "$src/workloads/netperf-tcp-rr.yaml"
       --policies sis_prop,sis_util,prev_cpu --load 50%,150% --seeds 3 --duration 20ms --warmup 10ms)

@@ -45,8 +45,11 @@ enum ss_cmp_metric {
 struct ss_cmp_metric_info {
 	const char *name, *unit;
 	bool higher_is_better;
-	double (*value)(const struct ss_results *r);   /* finite for every run */
+	double (*value)(const struct ss_results *r);   /* finite, or NAN: no value in that run (no samples, a 0 denominator) */
 	const char *doc;
+	/* the result schema version (SS_RESULTS_SCHEMA_VERSION) since which the figure has this meaning:
+	 * report refuses to put records of versions before and since it in one table */
+	unsigned schema;
 };
 
 /** The table entry of m; NULL when m is out of range. */
@@ -56,7 +59,7 @@ const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m);
 bool ss_cmp_metric_parse(const char *name, enum ss_cmp_metric *m, GError **err);
 const char *ss_cmp_metric_name(enum ss_cmp_metric m);
 bool ss_cmp_metric_higher_is_better(enum ss_cmp_metric m);
-/** The metric's value in a run's results (units as above). */
+/** The metric's value in a run's results (units as above); NAN when the run has none (missing, never 0). */
 double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r);
 
 /** Most loads one comparison (or one sweep spec's load range) may ask for. */
@@ -94,14 +97,21 @@ struct ss_compare_spec {
 	void *progress_ctx;
 };
 
-/** One cell: a policy at a load over the seeds. */
+/**
+ * One cell: a policy at a load over the seeds. A seed whose run has no
+ * value for the metric holds NAN; a cell with any such seed is missing:
+ * mean, stddev, cov_pct and diff_pct are NAN (rendered "-" / null, with a
+ * note), never compared.
+ */
 struct ss_cmp_cell {
-	double *values;       /* nr_seeds values of the metric, in seed order */
-	double mean;          /* Hmean (higher is better) or Amean */
+	double *values;       /* nr_seeds values of the metric, in seed order; NAN = no value */
+	double mean;          /* Hmean (higher is better) or Amean; NAN if the cell is missing */
 	double stddev;        /* sample standard deviation of the values */
 	double cov_pct;       /* stddev / arithmetic mean × 100 */
-	double diff_pct;      /* against the baseline, positive = better; 0 for the baseline */
+	double diff_pct;      /* against the baseline, positive = better; 0 for the baseline; NAN when
+				 this cell or the baseline is missing, or the baseline's mean is 0 and this one's not */
 	bool significant;     /* paired t-test on per-seed differences, alpha 0.05, two-sided */
+	unsigned nr_missing;  /* seeds without a value */
 };
 
 struct ss_compare_result {
@@ -112,6 +122,10 @@ struct ss_compare_result {
 	char **policies;      /* copies */
 	unsigned *loads;
 	struct ss_cmp_cell *cells;   /* [load][policy], row-major */
+	/* runs that deadlocked (ss_results.deadlocked: their figures cover a window where nothing ran)
+	 * and the first one's warning, prefixed by its point; 0 / NULL for tables built by hand */
+	unsigned nr_deadlocked;
+	char *deadlock_first;
 };
 
 /**

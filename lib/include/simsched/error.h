@@ -17,6 +17,7 @@ enum ss_error_code {
 	SS_ERROR_INVALID,  /* well-formed but not a valid description/value */
 	SS_ERROR_IO,       /* a file could not be read or written */
 	SS_ERROR_USAGE,    /* a bad option or parameter (--set, --policy, ...) */
+	SS_ERROR_DEADLOCK, /* a run whose figure needs its tasks to finish deadlocked (the CLI exits 3) */
 };
 
 #endif

@@ -23,9 +23,11 @@
  *
  * Rules for a plugin: deterministic (no wall clock, no rand(): keep state
  * in ss_policy_state()), no allocation per wakeup, return a CPU of
- * ss_task_allowed_mask() (else try_to_wake_up() falls back to the first
- * allowed CPU, as select_fallback_rq() would, and counts it in
- * wakeups.fallback_rq). docs/policies.md describes the API and
+ * ss_task_allowed_mask() (any other int — negative, >= ss_nr_cpus(),
+ * offline, not allowed — is replaced by select_fallback_rq()'s CPU, v6.6:
+ * the first allowed CPU of the previous CPU's node, else the first allowed
+ * CPU, and counted in wakeups.fallback_rq / wakeups.fork_fallback_rq).
+ * docs/policies.md describes the API and
  * docs/examples/policy-plugin/ holds an example.
  *
  * Ownership: every pointer returned here is owned by the simulator and valid
@@ -82,7 +84,9 @@ struct ss_policy_ops {
 	 * The CPU a waking task p (task_cpu() = prev_cpu) goes to; wake_flags
 	 * holds SS_WF_TTWU and maybe SS_WF_SYNC. Called from try_to_wake_up()
 	 * on the waking CPU (ss_waker_cpu()) when p may run on more than one
-	 * CPU. Required.
+	 * CPU, and with SS_WF_FORK for a spawned task (prev_cpu: its parent's
+	 * CPU). Any int may be returned; one that is not a CPU of
+	 * ss_task_allowed_mask() is replaced by select_fallback_rq()'s. Required.
 	 */
 	int (*select_task_rq)(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
 	/**
@@ -200,7 +204,10 @@ typedef int (*ss_select_idle_cpu_fn)(struct ss_sim *sim, struct ss_task *p, bool
 /**
  * select_idle_sibling() with the domain search replaced by scan (NULL: the
  * v6.6 select_idle_cpu()). The fast path (target, prev, recent_used_cpu),
- * select_idle_smt() and the scan statistics are the kernel's.
+ * select_idle_smt() and the scan statistics are the kernel's. Each call of
+ * scan counts as one select_idle_cpu() call in the figures (select_idle_cpu.*:
+ * the runqueues charged while it runs, whether it answered a CPU, the scan
+ * time), whatever shared steps it uses inside.
  */
 int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev, int target,
 				ss_select_idle_cpu_fn scan);
@@ -210,7 +217,9 @@ int ss_select_idle_smt(struct ss_sim *sim, struct ss_task *p, int target);
  * select_idle_core(p, core, cpus, &idle_cpu): core if all its SMT siblings
  * are idle; else -1, its siblings removed from cpus (ss_nr_mask_words()
  * words, caller's) and the first idle allowed sibling left in *idle_cpu if
- * it was -1.
+ * it was -1. A step of a domain search: its probes enter the
+ * select_idle_cpu figures only inside one (a scan of
+ * ss_select_idle_sibling_scan()); on its own it is no select_idle_cpu() call.
  */
 int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_t *cpus, int *idle_cpu);
 /**
@@ -221,7 +230,10 @@ int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_
  * at most *nr CPUs are probed and *nr is decreased by the CPUs probed
  * (*nr < 0: no limit, left as is; *nr == 0: nothing probed), so that one
  * budget can be spent over several masks. Returns an idle CPU or -1. Reads
- * no feature and updates no SIS_PROP/SIS_UTIL state.
+ * no feature and updates no SIS_PROP/SIS_UTIL state. Called inside a scan of
+ * ss_select_idle_sibling_scan() it is part of that call's figures; called on
+ * its own it counts as one select_idle_cpu() call (a stop on *nr == 0 with
+ * CPUs left as select_idle_cpu.budget_exhausted).
  */
 int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
 			  bool has_idle_core, long *nr);

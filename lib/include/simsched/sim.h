@@ -76,17 +76,34 @@ bool ss_policy_plugin_load(const char *path, const char **name, GError **err);
 struct ss_policy_ops;
 bool ss_policy_register(const struct ss_policy_ops *ops, GError **err);
 
-/** Transactions per simulated second of the measured window. */
+/** Transactions per simulated second of the measured window; NAN for an empty window. */
 double ss_results_throughput(const struct ss_results *r);
 /**
  * The workload's figure in its metric unit (docs/workloads.md "metric"):
  * transactions/s; MB/s (transactions × bytes_per_transaction, or memory
  * traffic of bandwidth-bound tasks, per second of the window); s (time until
  * every task exited); us (wakeup-latency percentile of the metric's roles).
+ * NAN when the run has no value for it (a percentile of no wakeups): no
+ * value, which the renderers print as null / "-", never as 0.
  */
 double ss_results_metric_value(const struct ss_results *r);
-/** Σ busy time / (CPUs × window) × 100, in 0..100. */
+/**
+ * Σ busy time / (allowed CPUs × window) × 100, in 0..100: the share of the
+ * CPUs the workload may use (online CPUs within --nodes; r->nr_allowed_cpus)
+ * that was busy. Task affinity (a role's cpus) does not shrink the
+ * denominator. NAN when the window is empty.
+ */
 double ss_results_busy_pct(const struct ss_results *r);
+/** The same over every online CPU of the machine (cpu.busy_pct_machine); equal without --nodes. */
+double ss_results_busy_pct_machine(const struct ss_results *r);
+
+/**
+ * Version of the layout of the run JSON (top-level "schema_version") and of
+ * sweep records: 2 since cpu.busy_pct is over the allowed CPUs and figures
+ * without samples are null (docs/output.md, "Schema versions"); files
+ * without the key are version 1.
+ */
+#define SS_RESULTS_SCHEMA_VERSION 2
 
 /** Results as JSON (stable keys: docs/output.md) / as the text report. g_free. */
 char *ss_results_to_json(const struct ss_results *r);

@@ -161,6 +161,7 @@ struct ss_results {
 	uint64_t wakeups_busy;               /* wakeups placed on a CPU that was not idle when chosen */
 	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
 	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
+	uint64_t fork_fallback;              /* the same for the placements of spawned tasks (WF_FORK) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
 	uint64_t migrations_by_cause[SS_MIG_NR];
@@ -182,6 +183,16 @@ struct ss_results {
 	uint64_t ipis_saved_polling;                       /* wakeups of a polling idle CPU: no IPI sent */
 	/* policy */
 	uint64_t policy_redirects;   /* placements a burst policy overrode (burst_threshold, burst_avg_depth) */
+	/*
+	 * Deadlock (the engine's check at the end of the run): every task left
+	 * is blocked with nothing that can wake it. deadlock_ns: since when
+	 * (ns from the start, the last time a task left a CPU), valid if
+	 * deadlocked; deadlock_blocked: tasks blocked for ever.
+	 */
+	bool deadlocked;
+	uint64_t deadlock_ns;
+	unsigned deadlock_blocked;
+	char **warnings;             /* NULL-terminated messages about the run (g_strfreev), never NULL after a run */
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */

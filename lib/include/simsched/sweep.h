@@ -76,6 +76,7 @@ struct ss_sweep_stats {
 	bool failed;            /* a run failed: the sweep stopped (false on success) */
 	uint64_t failed_point;  /* if failed: the lowest failed point index (canonical order) */
 	bool out_removed;       /* the sweep created out_path, failed and wrote nothing: the file was removed */
+	uint64_t deadlocked;    /* runs of this call that deadlocked (their records have deadlock_at_ns) */
 };
 
 /**
@@ -101,7 +102,8 @@ struct ss_report;
  * key and the same figures are one record; the same key with different
  * figures is an error naming both places ("file:line"). A last line without
  * '\n' (a sweep still writing, or killed) is skipped with a warning appended
- * to warnings (g_free'd strings; may be NULL); any other line that is not a
+ * to warnings (g_free'd strings; may be NULL), and so is each record of a
+ * run that deadlocked (deadlock_at_ns); any other line that is not a
  * record is an error "file:line: ...". NULL + *err.
  */
 struct ss_report *ss_report_load(const char *const *files, unsigned nr_files, GPtrArray *warnings, GError **err);

@@ -205,6 +205,14 @@ const struct ss_wl_metric *ss_workload_metric(const struct ss_workload *w);
 /** Roles (tasks of one instance) in file order; role < ss_workload_nr_roles(w), else NULL. */
 unsigned ss_workload_nr_roles(const struct ss_workload *w);
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role);
+/**
+ * wakeable[role] (ss_workload_nr_roles() entries, caller's): whether some
+ * program's `wake` can reach the role. A task of a role no `wake` reaches
+ * that blocks in `wait` stays there for the rest of the run by construction
+ * (rt-app's main thread in pthread_join()): the engine's deadlock check
+ * treats it as parked. One pass over the programs.
+ */
+void ss_workload_wakeable_roles(const struct ss_workload *w, bool *wakeable);
 
 /**
  * Where a role's field was given, "file:line:col" (owned by w), for errors
