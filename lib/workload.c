@@ -190,11 +190,8 @@ void ss_workload_wakeable_roles(const struct ss_workload *w, bool *wakeable)
 	for (unsigned r = 0; r < w->nr_roles; r++)
 		for (uint32_t i = 0; i < w->role[r].nr_insn; i++) {
 			const struct ss_wl_insn *in = &w->role[r].insn[i];
-			uint32_t last = in->which == SS_WHICH_RR_SPAN ? in->index : in->arg;
-			if (in->op != SS_OP_WAKE)
-				continue;
-			for (uint32_t t = in->arg; t <= last && t < w->nr_roles; t++)
-				wakeable[t] = true;
+			if (in->op == SS_OP_WAKE && in->arg < w->nr_roles)
+				wakeable[in->arg] = true;
 		}
 }
 
