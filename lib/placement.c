@@ -328,6 +328,8 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	goto out_stats;
 out_found:
 out_stats:
+	if (ss_tracing(sim))
+		ss_ft_sic(sim, p, target, has_idle_core, nr, probes, idle_cpu, sim->scan_cost - cost0);
 	if (sim->measuring) {
 		sim->res->sic_probes += probes;
 		ls->sic_probes += probes;
@@ -449,6 +451,9 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	}
 	if (cpu_found < 0)
 		cpu_found = best_cpu;
+	if (ss_tracing(sim))
+		ss_ft_select_idle_cpu(sim, p, "select_idle_capacity", target, false, -1, probes, cpu_found,
+				      cpu_found >= 0 ? "found" : "walked_all", sim->scan_cost - cost0);
 	if (sim->measuring) {
 		sim->res->sic_probes += probes;
 		ls->sic_probes += probes;
@@ -482,6 +487,8 @@ static int sis_done(struct ss_sim *sim, struct ss_task *p, int target, const str
 	struct ss_results *r = sim->res;
 	struct ss_sis_stats *t, *l;
 	uint64_t scanned;
+	if (ss_tracing(sim))
+		ss_ft_sis_done(sim, p, (int)o, cpu);
 	if (!sim->measuring)
 		return cpu;
 	t = &r->sis;
@@ -545,6 +552,8 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 	unsigned long task_util = 0, util_min = 0, util_max = SS_SCHED_CAPACITY_SCALE;
 	struct sis_acct a = { 0 };
 
+	if (ss_tracing(sim))
+		ss_ft_sis_enter(sim, p, prev, target);
 	if (sim->measuring) {
 		sim->res->sis_calls++;
 		a.scanned0 = sim->res->sis_probes_total;
