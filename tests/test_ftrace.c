@@ -295,10 +295,16 @@ struct tline {
 /* Parse one body line (len bytes, no newline) as trace_print_context() writes it. */
 static bool parse_line(const char *s, size_t len, bool ns, struct tline *l)
 {
-	char who[64], sec[16], frac[16];
+	char head[160], who[64], sec[16], frac[16];
 	int n = 0;
 	char *dash;
-	if (sscanf(s, "%63s [%u] %7s %15[0-9].%15[0-9]: %39[^:]: %n", who, &l->cpu, l->flags, sec, frac, l->event, &n) != 6 ||
+	/* sscanf() on a copy of the line's start: on the whole trace it would
+	 * measure the rest of the text for every line */
+	size_t h = MIN(len, sizeof head - 1);
+	memcpy(head, s, h);
+	head[h] = '\0';
+	if (sscanf(head, "%63s [%u] %7s %15[0-9].%15[0-9]: %39[^:]: %n", who, &l->cpu, l->flags, sec, frac, l->event, &n) !=
+		    6 ||
 	    !n)
 		return false;
 	if (strlen(frac) != (ns ? 9u : 6u))
@@ -336,7 +342,8 @@ static const char *reprint_check(const char *s, size_t len, bool ns, struct tlin
 	g_autofree char *line = g_strndup(s, len);
 	g_autofree char *payload = NULL;
 
-	if (!parse_line(line, len, ns, l))
+	/* parsed in place: l->payload points into the trace, not into this copy */
+	if (!parse_line(s, len, ns, l))
 		fail_msg("not a trace line: '%s'", line);
 	payload = g_strndup(l->payload, l->payload_len);
 	assert_true(l->cpu < nr_cpus);
