@@ -57,4 +57,21 @@ int ss_cli_sweep(int argc, char **argv);
 /** simsched report FILE... [--metric M] [--format F] [--policies A,B] [--out FILE] (cli/sweep.c). */
 int ss_cli_report(int argc, char **argv);
 
+/* simsched run's trace options (cli/trace.c; docs/output.md "kernel trace"). */
+struct ss_cli_trace {
+	char *path, *window, *cpus;   /* --trace, --trace-window, --trace-cpus */
+	int ns;                       /* --trace-ns (gboolean) */
+};
+/**
+ * Check the trace options before any work: the window's syntax, the path as
+ * a result file (not an input, not the --json file). Prints the error and
+ * returns 2, or 0.
+ */
+int ss_cli_trace_check(const struct ss_cli_trace *o, const char *json_path, const char *const *inputs,
+		       unsigned nr_inputs);
+struct ss_topology;
+struct ss_ftrace;
+/** Open the trace for a run on t (NULL without --trace: *rc 0); on error print it, *rc = exit status, NULL. */
+struct ss_ftrace *ss_cli_trace_open(const struct ss_cli_trace *o, const struct ss_topology *t, int *rc);
+
 #endif

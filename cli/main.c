@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
+#include "simsched/ftrace.h"
 #include "simsched/sim.h"
 #include "../lib/ss_sched.h"
 
@@ -287,6 +288,8 @@ static int cmd_run(int argc, char **argv)
 	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
+	g_autofree char *trace_path = NULL, *trace_window = NULL, *trace_cpus = NULL;
+	gboolean trace_ns = FALSE;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML, see topologies/)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
@@ -303,6 +306,10 @@ static int cmd_run(int argc, char **argv)
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "stdout format: text (default) or json", "FMT" },
 		{ "sample-interval", 0, 0, G_OPTION_ARG_STRING, &sample, "interval of the nr_idle_scan/util series (default 100ms)", "TIME" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing on stdout", NULL },
+		{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "also write the run as a kernel trace (sched events, placement markers; docs/output.md)", "FILE" },
+		{ "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window, "simulated time the trace covers (default: the whole run)", "FROM..TO" },
+		{ "trace-cpus", 0, 0, G_OPTION_ARG_STRING, &trace_cpus, "CPUs whose lines the trace holds (default: all)", "LIST" },
+		{ "trace-ns", 0, 0, G_OPTION_ARG_NONE, &trace_ns, "trace timestamps in ns (%5lu.%09lu) instead of the kernel's us", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
@@ -410,6 +417,14 @@ static int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	struct ss_cli_trace tr = { trace_path, trace_window, trace_cpus, trace_ns };
+	{
+		const char *inputs[] = { topo_path, wl_path };
+		if (ss_cli_trace_check(&tr, json_path, inputs, 2)) {
+			g_strfreev(sets);
+			return 2;
+		}
+	}
 	struct ss_topology *t = ss_topology_load(topo_path, &err);
 	if (!t) {
 		g_strfreev(sets);
@@ -438,14 +453,24 @@ static int cmd_run(int argc, char **argv)
 	g_strfreev(sets);
 	cfg.topo = t;
 	cfg.wl = w;
+	int rc = 0;
+	cfg.ftrace = ss_cli_trace_open(&tr, t, &rc);
+	if (rc) {
+		ss_workload_free(w);
+		ss_topology_free(t);
+		return rc;
+	}
 	struct ss_results *r = ss_simulate(&cfg, &err);
 	if (!r) {
+		ss_ftrace_free(cfg.ftrace);
 		ss_workload_free(w);
 		ss_topology_free(t);
 		return fail_lib(err);
 	}
+	if (cfg.ftrace && !ss_ftrace_finish(cfg.ftrace, &err))
+		rc = fail(err, 1);
+	ss_ftrace_free(cfg.ftrace);
 	r->workload_file = g_strdup(wl_path);
-	int rc = 0;
 	/* the run's warnings (a deadlock) on stderr too; a deadlocked run exits 3 after its output */
 	for (char **wm = r->warnings; wm && *wm; wm++)
 		fprintf(stderr, "simsched: warning: %s\n", *wm);

@@ -1085,8 +1085,8 @@ static int load_balance(struct ss_sim *sim, unsigned this_cpu, struct ss_rq *thi
 	int ld_moved = 0, cur_ld_moved;
 	bool active_balance = false;
 	const struct ss_sched_domain *sd_parent = sd->parent;
-	const struct ss_sched_group *group;
-	struct ss_rq *busiest;
+	const struct ss_sched_group *group = NULL;
+	struct ss_rq *busiest = NULL;
 	struct ss_lb_kind_stats *ks = sim->measuring ? lb_kind(sim, sim->lb_cause) : NULL;
 	struct lb_env env = {
 		.sim = sim,
@@ -1251,6 +1251,17 @@ out_one_pinned:
 	    env.sdrt->balance_interval < sd->max_interval)
 		env.sdrt->balance_interval *= 2;
 out:
+	if (ss_tracing(sim) && counted)
+		ss_ft_load_balance(sim, this_cpu, sd, (int)idle, busiest ? (int)busiest->cpu : -1, env.imbalance,
+				   (int)env.migration_type, ld_moved,
+				   !group                         ? "balanced"
+				   : !busiest                     ? "no_busiest_rq"
+				   : !sim->params.load_balance    ? "stats_only"
+				   : ld_moved                     ? "moved"
+				   : active_balance               ? "active_kick"
+				   : env.flags & LBF_ALL_PINNED   ? "all_pinned"
+								  : "failed",
+				   env.sdrt->lb_pass_cost);
 	return ld_moved;
 }
 

@@ -65,6 +65,8 @@ void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
 	else
 		c = pr->probe_remote_ns;
 	sim->scan_cost += c;
+	if (ss_tracing(sim))
+		ss_ft_probe(sim, cpu);
 	if (sim->measuring) {
 		sim->res->sis_probes_total++;
 		sim->res->cpu[cpu].probed++;
@@ -663,6 +665,8 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
 	if (!se) {
 		if (was_busy) {
+			if (ss_tracing(sim))
+				ss_ft_switch(sim, rq, prev, NULL, after_stopper && !prev ? SS_FT_PREV_STOPPER : 0);
 			if (prev)
 				bw_change(sim, rq, prev, -1);
 			account_busy(sim, rq);
@@ -674,6 +678,8 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		return;
 	}
 	next = task_of(se);
+	if (ss_tracing(sim) && next != prev)
+		ss_ft_switch(sim, rq, prev, next, after_stopper && !prev ? SS_FT_PREV_STOPPER : 0);
 	pelt_update(sim, rq, next, SS_UPDATE_TG);          /* set_next_entity() */
 	ss_set_next_entity(&rq->cfs, se, sim->now);
 	if (!prev) {
@@ -748,6 +754,8 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 	if (rq->cfs.nr_running == 2)
 		sim->rd_overload = true;
 	rq_acct(sim, rq);
+	if (ss_tracing(sim))
+		ss_ft_nr_running(sim, rq);
 }
 
 /* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
@@ -764,6 +772,8 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
 			   sim->topo->cpu[rq->cpu].capacity);
 	rq_acct(sim, rq);
+	if (ss_tracing(sim))
+		ss_ft_nr_running(sim, rq);
 }
 
 /* ------------------------------------------------------------ wakeups */
@@ -833,6 +843,8 @@ static void set_task_cpu(struct ss_sim *sim, struct ss_task *p, unsigned new_cpu
 	p->avg.last_update_time = 0;
 	if (sim->on_migrate)
 		sim->on_migrate(sim->trace_ctx, sim->now, p->id, (unsigned)p->cpu, new_cpu, cause);
+	if (ss_tracing(sim))
+		ss_ft_migrate(sim, p, new_cpu, cause);
 	if (sim->measuring) {
 		int lvl = ss_mig_level(sim, (unsigned)p->cpu, new_cpu);
 		sim->res->migrations++;
@@ -860,16 +872,21 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	int cpu;
 	uint64_t cost, at;
 
+	if (ss_tracing(sim))
+		ss_ft_waking(sim, p);
 	if (!p->wake_time)   /* set earlier when an idle CPU had to wake up to run the timer */
 		p->wake_time = sim->now;
 	p->state = SS_TASK_WAKING;
 	sim->scan_cost = 0;
 	wake_flags |= WF_TTWU;
 	/* select_task_rq(): the class hook only if more than one CPU is allowed */
-	if (p->nr_cpus_allowed > 1)
+	if (p->nr_cpus_allowed > 1) {
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
-	else
+		if (ss_tracing(sim))
+			ss_ft_select_task_rq(sim, p, wake_flags, cpu);
+	} else {
 		cpu = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	}
 	/* select_task_rq(): "if (unlikely(!is_cpu_allowed(p, cpu))) cpu = select_fallback_rq(task_cpu(p), p)" */
 	if (!cpu_allowed(sim, p, cpu)) {
 		cpu = select_fallback_rq(sim, p, p->cpu);
@@ -929,6 +946,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 {
 	struct ss_rq *rq = &sim->rq[p->cpu];
+	bool preempt;
 
 	if (p->via_wakelist)
 		rq->ttwu_pending--;
@@ -947,12 +965,21 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 		rq->idle_stamp = 0;
 	}
 	if (!rq->curr) {
+		if (ss_tracing(sim))
+			ss_ft_wakeup(sim, p, p->via_wakelist ? rq->cpu : p->waker_cpu, false,
+				     p->via_wakelist || p->waker_cpu == rq->cpu, p->via_wakelist);
 		schedule(sim, rq);
 		return;
 	}
 	/* check_preempt_curr() -> check_preempt_wakeup() (EEVDF rule) */
-	if (ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
-	    ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+	preempt = ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
+		  ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice);
+	/* trace_sched_wakeup() in ttwu_do_activate(): on the target for a wake-list
+	 * wakeup (its IPI), else on the waking CPU */
+	if (ss_tracing(sim))
+		ss_ft_wakeup(sim, p, p->via_wakelist ? rq->cpu : p->waker_cpu, false,
+			     preempt && (p->via_wakelist || p->waker_cpu == rq->cpu), p->via_wakelist);
+	if (preempt) {
 		/* The wake list is processed by the target itself (its IPI already
 		 * paid), and a wakeup onto the waker's own CPU preempts at once. */
 		if (p->via_wakelist || p->waker_cpu == rq->cpu) {
@@ -1027,6 +1054,8 @@ void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, uns
 	 * the rest of a preempted burst runs at the new CPU's speed) */
 	set_task_cpu(sim, p, dst_cpu, cause, true);
 	rq_acct(sim, src);
+	if (ss_tracing(sim))
+		ss_ft_nr_running(sim, src);
 }
 
 /*
@@ -1107,6 +1136,8 @@ static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
 	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
 	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
 	ss_put_prev_entity(&rq->cfs, &prev->se);
+	if (ss_tracing(sim))
+		ss_ft_switch(sim, rq, prev, NULL, SS_FT_NEXT_STOPPER);
 	bw_change(sim, rq, prev, -1);
 	account_busy(sim, rq);
 	rq->curr = NULL;
@@ -1841,6 +1872,8 @@ void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
 	}
 	sh->nr_idle_scan_since = sim->now;
 	sh->nr_idle_scan = nr;
+	if (ss_tracing(sim))
+		ss_ft_nr_idle_scan(sim, llc_index, nr);
 }
 
 /* ------------------------------------------------------------ setup */
@@ -2344,6 +2377,9 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		}
 		p->mem_home = wt->mem_node;
 	}
+	sim->ft = cfg->ftrace;
+	if (sim->ft && !ss_ft_attach(sim, err))
+		return false;
 	sim->res = results_new(sim, cfg);
 	sim->res->workload_file = NULL;
 	sim->res->nr_tasks = sim->nr_tasks;
@@ -2359,6 +2395,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 static void start_task(struct ss_sim *sim, struct ss_task *p)
 {
 	struct ss_rq *rq = &sim->rq[p->cpu];
+	bool preempt;
 
 	if (!sim->plan->task[p->id].spawned && !p->started && sim->nr_to_start)
 		sim->nr_to_start--;
@@ -2372,9 +2409,15 @@ static void start_task(struct ss_sim *sim, struct ss_task *p)
 	/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
 	 * second place_entity() gives a full-slice deadline: initial=false */
 	enqueue_task(sim, rq, p, false);
+	preempt = !rq->curr || ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice);
+	if (ss_tracing(sim)) {
+		/* trace_sched_wakeup_new(), on the parent's CPU for a spawned task */
+		unsigned on = sim->plan->task[p->id].spawned ? sim->this_cpu : rq->cpu;
+		ss_ft_wakeup(sim, p, on, true, preempt && on == rq->cpu, false);
+	}
 	if (!rq->curr) {
 		schedule(sim, rq);
-	} else if (ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+	} else if (preempt) {
 		if (!sim->current || rq->cpu == sim->this_cpu) {
 			resched_curr(sim, rq);
 		} else {
@@ -2515,12 +2558,16 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 		reset_stats(&sim);
 	ss_evq_schedule(&sim.evq, &sim.ev_sample, measure_from, SS_EV_SAMPLE, 0);
 	ss_evq_schedule(&sim.evq, &sim.ev_stop, sim.end_time, SS_EV_CONTROL, 1);
+	if (sim.ft)
+		ss_ft_window(&sim, true);
 	start_tasks(&sim);
 
 	while ((ev = ss_evq_pop(&sim.evq))) {
 		if (ev->time != sim.now)
 			sim.actions_without_time = 0;
 		sim.now = ev->time;
+		if (__builtin_expect(sim.ft != NULL, 0) && sim.now >= sim.ft_next)
+			ss_ft_window(&sim, ev->cls == SS_EV_CONTROL);
 		sim.res->events++;
 		switch (ev->cls) {
 		case SS_EV_ARRIVE:

@@ -374,6 +374,8 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 	goto out_stats;
 out_found:
 out_stats:
+	if (ss_tracing(sim))
+		ss_ft_sic(sim, p, target, has_idle_core, nr, probes, idle_cpu, sim->scan_cost - cost0);
 	return sic_exit(sim, target, idle_cpu);
 }
 
@@ -444,6 +446,8 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	int fits, best_fits = 0;
 	int cpu_found = -1, best_cpu = -1;
 	uint64_t *cpus = sim->scratch_mask;
+	unsigned probes = 0;              /* for the trace line */
+	uint64_t cost0 = sim->scan_cost;
 	struct ss_cpumask_wrap it;
 	unsigned cpu;
 
@@ -457,6 +461,7 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
 		unsigned long cpu_cap = sim->rq[cpu].capacity;   /* capacity_of() */
 
+		probes++;
 		ss_charge_probe(sim, cpu);
 		if (!ss_available_idle_cpu(sim, cpu))   /* no SCHED_IDLE tasks: sched_idle_cpu() is false */
 			continue;
@@ -478,6 +483,9 @@ int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct 
 	}
 	if (cpu_found < 0)
 		cpu_found = best_cpu;
+	if (ss_tracing(sim))
+		ss_ft_select_idle_cpu(sim, p, "select_idle_capacity", target, false, -1, probes, cpu_found,
+				      cpu_found >= 0 ? "found" : "walked_all", sim->scan_cost - cost0);
 	return sic_exit(sim, target, cpu_found);
 }
 
@@ -501,6 +509,8 @@ static int sis_done(struct ss_sim *sim, struct ss_task *p, int target, const str
 	struct ss_results *r = sim->res;
 	struct ss_sis_stats *t, *l;
 	uint64_t scanned;
+	if (ss_tracing(sim))
+		ss_ft_sis_done(sim, p, (int)o, cpu);
 	if (!sim->measuring)
 		return cpu;
 	t = &r->sis;
@@ -564,6 +574,8 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 	unsigned long task_util = 0, util_min = 0, util_max = SS_SCHED_CAPACITY_SCALE;
 	struct sis_acct a = { 0 };
 
+	if (ss_tracing(sim))
+		ss_ft_sis_enter(sim, p, prev, target);
 	if (sim->measuring) {
 		sim->res->sis_calls++;
 		a.scanned0 = sim->res->sis_probes_total;

@@ -363,6 +363,9 @@ struct ss_sim {
 	bool sic_budget_stop;          /* a walk of the frame stopped on its budget with CPUs left */
 	/* statistics */
 	bool measuring;
+	bool tracing;                  /* --trace: this event is inside the trace window (lib/ftrace.c) */
+	struct ss_ftrace *ft;          /* --trace writer, NULL = none */
+	uint64_t ft_next;              /* ns: the trace window may open or close at an event at or after this */
 	uint64_t measure_start;
 	bool timed_from_begin;         /* metric `from: begin`: the first transaction begin starts the measurement */
 	struct ss_results *res;
@@ -573,6 +576,46 @@ void ss_timer_armed(struct ss_rq *rq, uint64_t expires);
 void ss_timer_fired(struct ss_rq *rq, uint64_t expires);
 /** An idle CPU that was woken but got no task goes back into an idle state (menu choice). */
 void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq);
+
+/*
+ * lib/ftrace.c: the --trace hooks. Each call site tests ss_tracing(sim) first
+ * (a branch predicted not taken when no trace is written); the hooks read the
+ * model and write lines of the traced CPUs, and change nothing.
+ */
+#define ss_tracing(sim) __builtin_expect((sim)->tracing, 0)
+enum { SS_FT_PREV_STOPPER = 1, SS_FT_NEXT_STOPPER = 2 };
+/** Set up the trace of this run (comms, pids); false + *err if the trace was used already. */
+bool ss_ft_attach(struct ss_sim *sim, GError **err);
+/**
+ * Before the start and at events at or after sim->ft_next (at_control: a
+ * control-class event): set sim->tracing and sim->ft_next.
+ */
+void ss_ft_window(struct ss_sim *sim, bool at_control);
+/** sched_switch on rq: prev (NULL: idle or, with SS_FT_PREV_STOPPER, the stopper) to next (likewise). */
+void ss_ft_switch(struct ss_sim *sim, struct ss_rq *rq, const struct ss_task *prev, const struct ss_task *next,
+		  unsigned how);
+void ss_ft_waking(struct ss_sim *sim, const struct ss_task *p);
+/** sched_wakeup(_new) of p, written on cpu; resched: cpu reschedules for it; irq: from the IPI. */
+void ss_ft_wakeup(struct ss_sim *sim, const struct ss_task *p, unsigned cpu, bool new_task, bool resched, bool irq);
+void ss_ft_migrate(struct ss_sim *sim, const struct ss_task *p, unsigned dest_cpu, unsigned cause);
+void ss_ft_nr_running(struct ss_sim *sim, const struct ss_rq *rq);
+void ss_ft_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr);
+/** A runqueue probe of the placement in progress (ss_charge_probe). */
+void ss_ft_probe(struct ss_sim *sim, unsigned cpu);
+void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_flags, int cpu);
+void ss_ft_sis_enter(struct ss_sim *sim, const struct ss_task *p, int prev, int target);
+/** outcome: enum ss_sis_outcome. */
+void ss_ft_sis_done(struct ss_sim *sim, const struct ss_task *p, int outcome, int cpu);
+/** select_idle_cpu() at its end: nr as left by the walk, probes of the walk. */
+void ss_ft_sic(struct ss_sim *sim, const struct ss_task *p, int target, bool has_idle_core, long nr, unsigned probes,
+	       int result, uint64_t cost_ns);
+/** A domain search line (fn: its name): budget nr (-1 = none), its last `probes` probes, why it stopped. */
+void ss_ft_select_idle_cpu(struct ss_sim *sim, const struct ss_task *p, const char *fn, int target, bool has_idle_core,
+			   long nr, unsigned probes, int result, const char *stop, uint64_t cost_ns);
+/** A load_balance() pass (idle: enum ss_cpu_idle_type; busiest_cpu -1 = none). */
+void ss_ft_load_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd, int idle,
+			int busiest_cpu, long imbalance, int migration_type, int moved, const char *result,
+			uint64_t cost_ns);
 
 /* update_avg() (sched.h): a += (s - a) / 8, signed, truncating. */
 static inline void ss_update_avg(uint64_t *avg, uint64_t sample)

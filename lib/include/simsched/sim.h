@@ -45,6 +45,11 @@ struct ss_run_config {
 	 * For tests and debugging; it must not call back into the library.
 	 */
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
+	/**
+	 * Optional: write the run as a kernel trace (simsched/ftrace.h); NULL =
+	 * none. Borrowed; one trace records one run. Tracing changes no result.
+	 */
+	struct ss_ftrace *ftrace;
 };
 
 /**
