@@ -467,16 +467,25 @@ static int cmd_run(int argc, char **argv)
 		ss_topology_free(t);
 		return fail_lib(err);
 	}
-	if (cfg.ftrace && !ss_ftrace_finish(cfg.ftrace, &err))
-		rc = fail(err, 1);
-	ss_ftrace_free(cfg.ftrace);
 	r->workload_file = g_strdup(wl_path);
 	/* the run's warnings (a deadlock) on stderr too; a deadlocked run exits 3 after its output */
 	for (char **wm = r->warnings; wm && *wm; wm++)
 		fprintf(stderr, "simsched: warning: %s\n", *wm);
 	char *json = ss_results_to_json(r);
+	/*
+	 * Result files: all or none. The JSON first (the trace, not yet
+	 * finished, is then dropped if it fails); a trace that cannot be
+	 * written takes the JSON just written with it.
+	 */
 	if (json_path && !ss_write_file_atomic(json_path, json, strlen(json), &err))
 		rc = fail(err, 1);
+	else if (cfg.ftrace && !ss_ftrace_finish(cfg.ftrace, &err)) {
+		rc = fail(err, 1);
+		GStatBuf st;
+		if (json_path && g_lstat(json_path, &st) == 0 && S_ISREG(st.st_mode))
+			g_unlink(json_path);   /* not a terminal or pipe written in place */
+	}
+	ss_ftrace_free(cfg.ftrace);
 	if (!quiet) {
 		if (format && !strcmp(format, "json")) {
 			ss_cli_print(json);

@@ -2336,9 +2336,16 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 				return false;
 			}
 			if ((unsigned)start_cpu >= sim->nr_cpus || !ss_cpumask_test(sim->allowed_mask, (unsigned)start_cpu)) {
+				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_START_CPU);
+				unsigned len = 8 * sim->nr_cpus + 16;
+				g_autofree char *allowed = g_malloc(len);
+
+				ss_cpumask_format_list(sim->allowed_mask, sim->nr_cpus, allowed, len);
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "workload %s, task %s: start_cpu %d is not a CPU the task may use on %s (CPUs 0-%u, restricted by --nodes)",
-					    ss_workload_name(cfg->wl), wt->path, start_cpu, t->name, sim->nr_cpus - 1);
+					    "%s%s: start_cpu %d of task %s is not a CPU the task may use on %s (expected one of %s%s%s)",
+					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), start_cpu,
+					    wt->path, t->name, allowed, cfg->nodes ? ", the CPUs of --nodes " : "",
+					    cfg->nodes ? cfg->nodes : "");
 				return false;
 			}
 			p->cpu = start_cpu;
@@ -2481,7 +2488,9 @@ void ss_sim_start(struct ss_sim *sim)
 static const char *const block_names[] = {
 	[SS_BLOCK_TOKENS] = "wait", [SS_BLOCK_RECV] = "recv", [SS_BLOCK_SEND] = "send",
 	[SS_BLOCK_LOCK] = "lock", [SS_BLOCK_BARRIER] = "barrier",
+	[SS_BLOCK_COND] = "a condition wait", [SS_BLOCK_COND_SIGNALLED] = "a condition wait",
 };
+G_STATIC_ASSERT(G_N_ELEMENTS(block_names) == SS_BLOCK_COND_SIGNALLED + 1);
 
 /*
  * The deadlock check, at the end of the run: tasks remain, and none can ever

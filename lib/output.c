@@ -75,6 +75,16 @@ static const char *tnum(char *buf, int width, int dp, double v)
 	return buf;
 }
 
+/* A percentage for the text report: "12.34 %", or "-" when there is no value. */
+static const char *tpct(char *buf, double v)
+{
+	if (isnan(v))
+		snprintf(buf, 64, "-");
+	else
+		snprintf(buf, 64, "%.2f %%", v);
+	return buf;
+}
+
 double ss_results_throughput(const struct ss_results *r)
 {
 	return r->duration_ns ? (double)r->transactions * 1e9 / (double)r->duration_ns : NAN;
@@ -223,8 +233,8 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 	const struct ss_sis_stats *st = &r->sis;
 	char b[3][64];
 	g_string_append_printf(s, "%-34s %llu\n", "select_idle_sibling calls", (unsigned long long)st->calls);
-	g_string_append_printf(s, "%-34s %llu (fast rate %s %%)\n", "  fast path (target/prev/recent)",
-			       (unsigned long long)st->fast, tnum(b[0], 0, 2, pct(st->fast, st->calls)));
+	g_string_append_printf(s, "%-34s %llu (fast rate %s)\n", "  fast path (target/prev/recent)",
+			       (unsigned long long)st->fast, tpct(b[0], pct(st->fast, st->calls)));
 	g_string_append_printf(s, "%-34s %llu (idle-core searches %llu)\n", "  domain searches",
 			       (unsigned long long)st->domain_searches, (unsigned long long)st->core_searches);
 	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %s per call\n", "  runqueues scanned",
@@ -232,13 +242,13 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 			       tnum(b[0], 0, 3, ratio(st->scanned, st->calls)));
 	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu)\n", "  failures (answer not idle)",
 			       (unsigned long long)st->failed, (unsigned long long)st->walked_all);
-	g_string_append_printf(s, "%-34s search %s %%  domain %s %%  success rate %s %%\n", "  efficiency",
-			       tnum(b[0], 0, 2, pct(st->calls - st->failed, st->scanned)),
-			       tnum(b[1], 0, 2, pct(st->domain_searches - st->domain_failed, st->domain_scanned)),
-			       tnum(b[2], 0, 2, pct(st->calls - st->failed, st->calls)));
-	g_string_append_printf(s, "%-34s %llu of %llu (%s %%)\n", "wakeups onto a busy CPU",
+	g_string_append_printf(s, "%-34s search %s  domain %s  success rate %s\n", "  efficiency",
+			       tpct(b[0], pct(st->calls - st->failed, st->scanned)),
+			       tpct(b[1], pct(st->domain_searches - st->domain_failed, st->domain_scanned)),
+			       tpct(b[2], pct(st->calls - st->failed, st->calls)));
+	g_string_append_printf(s, "%-34s %llu of %llu (%s)\n", "wakeups onto a busy CPU",
 			       (unsigned long long)r->wakeups_busy, (unsigned long long)r->wakeups,
-			       tnum(b[0], 0, 2, pct(r->wakeups_busy, r->wakeups)));
+			       tpct(b[0], pct(r->wakeups_busy, r->wakeups)));
 	g_string_append_printf(s, "%-34s LLC %llu  node %llu\n", "wakeups outside the waker's",
 			       (unsigned long long)r->wakeups_remote_llc, (unsigned long long)r->wakeups_remote_node);
 	if (r->wakeups_fallback || r->fork_fallback)
@@ -559,12 +569,12 @@ char *ss_results_to_text(const struct ss_results *r)
 			       tnum(b[1], 0, 2, lat_q(wl, 0.5) / 1000.0), tnum(b[2], 0, 2, lat_q(wl, 0.99) / 1000.0),
 			       tnum(b[3], 0, 2, wl->n ? (double)wl->max / 1000.0 : NAN), (unsigned long long)wl->n);
 	if (r->nr_allowed_cpus != (r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus))
-		g_string_append_printf(s, "%-34s %s %% of the %u allowed CPUs (%s %% of the machine's %u online)\n",
-				       "CPU busy", tnum(b[0], 0, 2, ss_results_busy_pct(r)), r->nr_allowed_cpus,
-				       tnum(b[1], 0, 2, ss_results_busy_pct_machine(r)),
+		g_string_append_printf(s, "%-34s %s of the %u allowed CPUs (%s of the machine's %u online)\n",
+				       "CPU busy", tpct(b[0], ss_results_busy_pct(r)), r->nr_allowed_cpus,
+				       tpct(b[1], ss_results_busy_pct_machine(r)),
 				       r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
 	else
-		g_string_append_printf(s, "%-34s %s %%\n", "CPU busy", tnum(b[0], 0, 2, ss_results_busy_pct(r)));
+		g_string_append_printf(s, "%-34s %s\n", "CPU busy", tpct(b[0], ss_results_busy_pct(r)));
 	g_string_append_printf(s, "%-34s %llu (cross-LLC %llu, cross-node %llu)\n", "migrations",
 			       (unsigned long long)r->migrations, (unsigned long long)r->migrations_llc,
 			       (unsigned long long)r->migrations_node);
@@ -598,11 +608,11 @@ char *ss_results_to_text(const struct ss_results *r)
 			depth_tot += r->rq_depth_ns[d];
 			depth_w += (uint64_t)d * r->rq_depth_ns[d];
 		}
-		g_string_append_printf(s, "%-34s %.3f ms LLC (%s %%), %.3f ms node (%s %%) of CPU time\n",
+		g_string_append_printf(s, "%-34s %.3f ms LLC (%s), %.3f ms node (%s) of CPU time\n",
 				       "idle with work elsewhere", (double)r->idle_work_llc_ns / 1e6,
-				       tnum(b[0], 0, 2, cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : NAN),
+				       tpct(b[0], cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : NAN),
 				       (double)r->idle_work_node_ns / 1e6,
-				       tnum(b[1], 0, 2, cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : NAN));
+				       tpct(b[1], cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : NAN));
 		g_string_append_printf(s, "%-34s mean %s;", "runqueue depth (time-weighted)",
 				       tnum(b[0], 0, 3, depth_tot ? (double)depth_w / (double)depth_tot : NAN));
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++)
@@ -613,7 +623,7 @@ char *ss_results_to_text(const struct ss_results *r)
 	}
 	g_string_append_printf(s, "%-34s %llu\n", "select_idle_cpu calls", (unsigned long long)r->sic_calls);
 	g_string_append_printf(s, "%-34s %s\n", "  runqueues probed per call", tnum(b[0], 0, 3, ratio(r->sic_probes, r->sic_calls)));
-	g_string_append_printf(s, "%-34s %s %%\n", "  calls that found an idle CPU", tnum(b[0], 0, 2, pct(r->sic_found, r->sic_calls)));
+	g_string_append_printf(s, "%-34s %s\n", "  calls that found an idle CPU", tpct(b[0], pct(r->sic_found, r->sic_calls)));
 	g_string_append_printf(s, "%-34s %llu\n", "  stopped by the scan budget", (unsigned long long)r->sic_nr_exhausted);
 	g_string_append_printf(s, "%-34s %llu\n", "  skipped (nr_idle_scan == 0)", (unsigned long long)r->sic_skipped_nr0);
 	g_string_append_printf(s, "%-34s %s\n", "  time per call, mean (ns)",

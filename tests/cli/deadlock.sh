@@ -140,3 +140,13 @@ grep -q '^simsched: warning: 1 of the 1 runs deadlocked' "$tmp/sw.err"
 python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).readline()); assert r["deadlock_at_ns"] > 0' "$tmp/s.jsonl"
 "$bin" report "$tmp/s.jsonl" > /dev/null 2> "$tmp/rep.err"
 grep -q "s.jsonl:1: policy sis_util at load 25.00%, seed 1 deadlocked at 0.00" "$tmp/rep.err"
+
+# an rt-app thread left in a condition wait: its signal came before it waited (lost)
+cat > "$tmp/lost.json" <<'JSON'
+{ "tasks": {
+    "sig":    { "loop": 1, "run": 100, "signal": "c" },
+    "waiter": { "loop": 1, "sleep": 2000, "wait": { "ref": "c", "mutex": "m" }, "run": 100 } } }
+JSON
+run_rc /dev/null "$tmp/lost.err" "$bin" run -t "$d" -w "$tmp/lost.json" --warmup 10ms --duration 20ms -q --json "$tmp/lost.out.json"
+[ "$rc" = 3 ]
+grep -q '/waiter in a condition wait) with no task able to run' "$tmp/lost.err" || { cat "$tmp/lost.err"; exit 1; }

@@ -37,7 +37,7 @@ assert j["throughput"]["transactions_per_s"] > 0
 PY
 "$bin" run -t "$d" -w "$nrr" --policy prev_cpu "${short[@]}" > "$tmp/prev.txt"
 grep -Eq '^  runqueues probed per call +-$' "$tmp/prev.txt"
-grep -Eq '^  calls that found an idle CPU +- %$' "$tmp/prev.txt"
+grep -Eq '^  calls that found an idle CPU +-$' "$tmp/prev.txt"
 grep -Eq '^  time per call, mean \(ns\) +-$' "$tmp/prev.txt"
 grep -Eq '^select_idle_cpu calls +0$' "$tmp/prev.txt"
 
