@@ -603,6 +603,11 @@ void ss_ft_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
 
 /* ------------------------------------------------------------ placement markers */
 
+unsigned ss_ft_nr_probes(const struct ss_sim *sim)
+{
+	return sim->ft->nr_probes;
+}
+
 void ss_ft_probe(struct ss_sim *sim, unsigned cpu)
 {
 	struct ss_ftrace *ft = sim->ft;

@@ -258,6 +258,39 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	return cpu;
 }
 
+/*
+ * The trace line of a plugin's domain search (its scan given to
+ * ss_select_idle_sibling_scan(), or ss_select_idle_cpu_nr() called on its
+ * own): the built-in searches write theirs themselves. nr is the budget it
+ * started with (-1: none); stop is found, budget (a walk ended on its
+ * budget with CPUs left) or none.
+ */
+struct sic_trace {
+	unsigned probes0;
+	uint64_t cost0;
+	long nr;
+};
+
+static inline void sic_trace_begin(const struct ss_sim *sim, struct sic_trace *tr, long nr)
+{
+	if (!ss_tracing(sim))
+		return;
+	tr->probes0 = ss_ft_nr_probes(sim);
+	tr->cost0 = sim->scan_cost;
+	tr->nr = nr;
+}
+
+static inline void sic_trace_end(struct ss_sim *sim, const struct sic_trace *tr, struct ss_task *p, int target,
+				 bool has_idle_core, int cpu)
+{
+	if (!ss_tracing(sim))
+		return;
+	ss_ft_select_idle_cpu(sim, p, "select_idle_cpu", target, has_idle_core, tr->nr,
+			      ss_ft_nr_probes(sim) - tr->probes0, cpu,
+			      cpu >= 0 ? "found" : sim->sic_budget_stop ? "budget" : "none",
+			      sim->scan_cost - tr->cost0);
+}
+
 /* ------------------------------------------------------------ select_idle_cpu */
 
 unsigned ss_sis_prop_nr(unsigned span_weight, uint64_t wake_avg_idle, uint64_t avg_scan_cost)
@@ -657,10 +690,14 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 
 	if (scan) {
 		/* the plugin's domain search is its select_idle_cpu(): counted as one call */
+		struct sic_trace tr = { 0 };
+
+		sic_trace_begin(sim, &tr, -1);
 		sic_enter(sim);
 		i = scan(sim, p, has_idle_core, target);
 		if ((unsigned)i >= sim->nr_cpus)   /* v6.6: "if ((unsigned)i < nr_cpumask_bits) return i" */
 			i = -1;
+		sic_trace_end(sim, &tr, p, target, has_idle_core, i);
 		i = sic_exit(sim, target, i);
 	} else {
 		i = ss_select_idle_cpu(sim, p, sd, has_idle_core, target);
@@ -689,8 +726,27 @@ int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_
  * kernel's "if (!--nr) return -1" (nr - 1 probes), *nr is the number of CPUs
  * still to probe at most, decreased per probe.
  */
+static int select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
+			      bool has_idle_core, long *nr);
+
 int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
 			  bool has_idle_core, long *nr)
+{
+	struct sic_trace tr = { 0 };
+	int cpu;
+
+	/* on its own (not inside a plugin's search) it is a search of its own, with its trace line */
+	if (!sim->sic_depth)
+		sic_trace_begin(sim, &tr, *nr);
+	sic_enter(sim);
+	cpu = select_idle_cpu_nr(sim, p, mask, target, has_idle_core, nr);
+	if (sim->sic_depth == 1)
+		sic_trace_end(sim, &tr, p, target, has_idle_core, cpu);
+	return sic_exit(sim, target, cpu);
+}
+
+static int select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t *mask, int target,
+			      bool has_idle_core, long *nr)
 {
 	uint64_t *cpus = sim->scratch_mask;
 	struct ss_cpumask_wrap it;
@@ -698,7 +754,6 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 	unsigned cpu, probes = 0;
 
 	sim->scan_walked_all = false;
-	sic_enter(sim);
 	ss_cpumask_and(cpus, mask, p->cpus_ptr, sim->nr_words);
 	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
 	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
@@ -707,21 +762,21 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 		if (has_idle_core) {
 			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
 			if (i >= 0)
-				return sic_exit(sim, target, i);
+				return i;
 		} else {
 			if (*nr == 0) {   /* a CPU left to probe, no budget left: "if (!--nr) return -1" */
 				sim->sic_budget_stop = true;
-				return sic_exit(sim, target, -1);
+				return -1;
 			}
 			if (*nr > 0)
 				(*nr)--;
 			idle_cpu = __select_idle_cpu(sim, cpu);
 			if (idle_cpu >= 0)
-				return sic_exit(sim, target, idle_cpu);
+				return idle_cpu;
 		}
 	}
 	sim->scan_walked_all = idle_cpu < 0;
-	return sic_exit(sim, target, idle_cpu);
+	return idle_cpu;
 }
 
 /* ------------------------------------------------------------ select_task_rq_fair */

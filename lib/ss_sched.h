@@ -602,6 +602,8 @@ void ss_ft_nr_running(struct ss_sim *sim, const struct ss_rq *rq);
 void ss_ft_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr);
 /** A runqueue probe of the placement in progress (ss_charge_probe). */
 void ss_ft_probe(struct ss_sim *sim, unsigned cpu);
+/** Probes recorded so far in the placement in progress (the difference of two calls counts a search's). */
+unsigned ss_ft_nr_probes(const struct ss_sim *sim);
 void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_flags, int cpu);
 void ss_ft_sis_enter(struct ss_sim *sim, const struct ss_task *p, int prev, int target);
 /** outcome: enum ss_sis_outcome. */

@@ -100,6 +100,14 @@ if cmp -s "$tmp/full.txt" "$tmp/seed2.txt"; then echo "another seed gave the sam
 # 5. A pipe is written in place
 "$bin" "${args[@]}" -q --trace /dev/stdout --trace-ns --trace-window 20ms..24ms | cmp - "$tmp/full.txt"
 
+# 5b. A plugin's domain searches have their select_idle_cpu lines, one per call the JSON counts
+plugins=$(dirname "$bin")/plugins
+"$bin" run -t "$tmp/llc2.yaml" -w "$wl" --load 60% --warmup 20ms --duration 4ms -q \
+	--policy-plugin "$plugins/cluster_first.so" --json "$tmp/p.json" --trace "$tmp/p.txt" --trace-ns --trace-window 20ms..24ms
+calls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["select_idle_cpu"]["calls"])' "$tmp/p.json")
+lines=$(grep -c 'tracing_mark_write: I|[0-9]*|select_idle_cpu: ' "$tmp/p.txt" || true)
+[ "$calls" -gt 0 ] && [ "$lines" -eq "$calls" ] || { echo "plugin: $lines select_idle_cpu lines, $calls calls in the JSON" >&2; exit 1; }
+
 # 6. Bad options and failed runs: a clear message, exit status, no file left
 mkdir "$tmp/out"
 expect_fail() { # status, regex, args...
