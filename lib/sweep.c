@@ -351,14 +351,18 @@ static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 
 static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 {
+	/* firmware node ids, as --nodes and numactl -N: valid on every topology of the spec */
 	for (unsigned t = 0; t < s->nr_topos; t++) {
-		unsigned nn = s->topos[t]->nr_nodes, bad = 0;
-		uint64_t *m = g_new0(uint64_t, nn / 64 + 1);
-		int rc = ss_cpumask_parse_list(s->nodes, m, nn, &bad);
+		uint64_t *m = g_new0(uint64_t, ss_cpumask_words(s->topos[t]->nr_nodes));
+		GError *e = NULL;
+		bool ok = ss_topology_parse_nodes(s->topos[t], s->nodes, m, &e);
 		g_free(m);
-		if (rc < 0)
-			return fail(c, n->start_mark, "nodes '%.*s' is not a node list of topology %s (nodes 0-%u, e.g. 0-1 or 0,2)",
-				    ss_yaml_slen(n), ss_yaml_sval(n), s->topo_files[t].as_written, nn - 1);
+		if (!ok) {
+			fail(c, n->start_mark, "nodes '%.*s' on topology %s: %s", ss_yaml_slen(n), ss_yaml_sval(n),
+			     s->topo_files[t].as_written, e->message);
+			g_error_free(e);
+			return false;
+		}
 	}
 	return true;
 }

@@ -123,7 +123,8 @@ static void test_spec_errors(void **state)
 	expect_error("setkey.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nset:\n  ipi: 3\n", "7:3", "not SECTION.KEY");
 	expect_error("feat.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nsched_features: NO_BOGUS\n", "6:17",
 		     "sched_features");
-	expect_error("nodes.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nnodes: 0-5\n", "6:8", "not a node list");
+	expect_error("nodes.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nnodes: 0-5\n", "6:8",
+		     "nodes '0-5' on topology " TOPO ": desktop-8c16t has no node 5 (its node ids: 0)");
 	expect_error("topo.yaml", "topologies: [nothere.yaml]\nworkloads: [" WL "]\npolicies: [sis_prop]\nloads: 50%\nseeds: 2\n",
 		     "1:14", "topology 'nothere.yaml'");
 	expect_error("syntax.yaml", "topologies: [" TOPO "\nworkloads: x\n", "2:10", "YAML syntax error");
