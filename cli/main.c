@@ -252,16 +252,16 @@ static int cmd_run(int argc, char **argv)
 		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
-		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, 0.5 = 50%; rounded, at least 1 (default 100%)", "L" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, or a fraction <= 1 (0.5 = 50%); rounded, at least 1 (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^53-1 (default 1)", "N" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
-		{ "json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "stdout format: text (default) or json", "FMT" },
 		{ "sample-interval", 0, 0, G_OPTION_ARG_STRING, &sample, "interval of the nr_idle_scan/util series (default 100ms)", "TIME" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing on stdout", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing but warnings and errors (no report on stdout; with --json)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
@@ -325,8 +325,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	cfg.seed = seed;
 	cfg.nodes = nodes;
-	if (!ss_parse_load(load ? load : "100%", &cfg.load_pct_x100)) {
-		fprintf(stderr, "simsched: --load '%s': expected a percentage like 25%% or 200%%, or a fraction like 0.5, from 0.01%% to 10000%%\n", load);
+	if (!ss_parse_load(load ? load : "100%", &cfg.load_pct_x100, &err)) {
+		fprintf(stderr, "simsched: --load '%s': %s\n", load, err->message);
+		g_clear_error(&err);
 		g_strfreev(sets);
 		return 2;
 	}
@@ -427,13 +428,14 @@ static int cmd_compare(int argc, char **argv)
 	g_autofree char *seed_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
+	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
-		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default)", "LOADS" },
-		{ "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default); each a percentage or a fraction <= 1", "LOADS" },
+		{ "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
@@ -444,6 +446,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default), markdown, csv or json", "FMT" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "also write the table to FILE (written whole, then renamed)", "FILE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing but warnings and errors (no table on stdout, no progress; with --out)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
@@ -567,7 +570,7 @@ static int cmd_compare(int argc, char **argv)
 	spec.nr_loads = nr_loads;
 	spec.nr_seeds = (unsigned)seeds;
 	spec.jobs = (unsigned)jobs;
-	if (isatty(2)) {
+	if (isatty(2) && !quiet) {
 		spec.progress = compare_progress;
 		spec.progress_ctx = &pr;
 	}
@@ -585,7 +588,8 @@ static int cmd_compare(int argc, char **argv)
 	rc = 0;
 	if (out && !ss_write_file_atomic(out, txt, strlen(txt), &err))
 		rc = fail(err, 1);
-	ss_cli_print(txt);
+	if (!quiet)
+		ss_cli_print(txt);
 	g_free(txt);
 out:
 	g_strfreev(pols);

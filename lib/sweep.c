@@ -244,9 +244,15 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		}
 		for (unsigned i = 0; ok && i < items->len; i++) {
 			yaml_node_t *v = g_ptr_array_index(items, i);
-			if (!ss_parse_load(ss_yaml_sval(v), &s->loads[i]))
-				ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
-					  ss_yaml_slen(v), ss_yaml_sval(v));
+			GError *e = NULL;
+			if (!ss_parse_load(ss_yaml_sval(v), &s->loads[i], &e)) {
+				if (g_str_has_prefix(e->message, "a bare number"))
+					ok = fail(c, v->start_mark, "load '%.*s': %s", ss_yaml_slen(v), ss_yaml_sval(v), e->message);
+				else
+					ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
+						  ss_yaml_slen(v), ss_yaml_sval(v));
+				g_error_free(e);
+			}
 		}
 		g_ptr_array_free(items, TRUE);
 		if (!ok)
