@@ -31,6 +31,14 @@ bool ss_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, c
  */
 bool ss_cli_check_out(const char *opt, const char *path, const char *const *inputs, unsigned nr_inputs);
 
+/**
+ * The command line as the user typed it (argv shell-quoted and joined,
+ * ss_shell_join()), kept by main() before any option is parsed; results
+ * record it (provenance.command). ss_cli_command_line() returns "" until set.
+ */
+void ss_cli_set_command_line(int argc, char **argv);
+const char *ss_cli_command_line(void);
+
 /** A seed, 0..SS_SEED_MAX (2^53 - 1); prints the error naming opt and returns false. */
 bool ss_cli_parse_seed(const char *opt, const char *s, guint64 *seed);
 

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "cli.h"
+#include "simsched/provenance.h"
 #include "simsched/sim.h"
 
 static int exit_status;   /* what main returns; the stdout check keeps a failure's own status */
@@ -190,4 +191,17 @@ bool ss_cli_parse_seed(const char *opt, const char *s, guint64 *seed)
 		return false;
 	}
 	return true;
+}
+
+static char *command_line;   /* lives until exit */
+
+void ss_cli_set_command_line(int argc, char **argv)
+{
+	g_free(command_line);
+	command_line = ss_shell_join(argc, (const char *const *)argv);
+}
+
+const char *ss_cli_command_line(void)
+{
+	return command_line ? command_line : "";
 }

@@ -3,6 +3,7 @@
  * rendering only; the model lives in lib/.
  *
  *   simsched run      --topology T --workload W [--policy P] [--load L] ...
+ *   simsched run      --rerun RESULT [--record LINE] [--json FILE]  (a result again, from its provenance)
  *   simsched compare  --topology T --workload W --policies A,B --load ... --seeds N
  *   simsched sweep    --spec S --out R.jsonl [--shard K/N] [--resume] [--policy-plugin F]   (cli/sweep.c)
  *   simsched report   R*.jsonl [--metric M]                             (cli/sweep.c)
@@ -24,7 +25,9 @@
 #include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/ftrace.h"
+#include "simsched/provenance.h"
 #include "simsched/sim.h"
+#include "simsched/sweep.h"
 #include "../lib/ss_sched.h"
 
 /* print the error; a usage error (bad option value) exits 2, a deadlocked run 3, others 1 */
@@ -280,32 +283,218 @@ static char *workload_params_help(const struct ss_workload *w)
 	return g_string_free(s, FALSE);
 }
 
+/*
+ * What one run is made of: from run's options, or from a result's
+ * provenance (--rerun). Strings are borrowed.
+ */
+struct run_spec {
+	const char *topo_path, *wl_path, *policy, *features, *nodes;
+	char **sets;                   /* --set as given, NULL-terminated (or NULL) */
+	unsigned load_x100;
+	uint64_t seed, duration_ns, warmup_ns, sample_ns;
+	const char *command;           /* provenance.command: this command line, or the original's on --rerun */
+	const struct ss_rerun *rerun;  /* --rerun: the result being run again (files checked) */
+	const char *json_path;         /* --json FILE, or NULL */
+	const struct ss_cli_trace *trace; /* --trace and its options (path NULL: none) */
+	bool json_stdout, quiet;
+};
+
+/* Load, simulate, render with provenance, write and print; the exit status. */
+static int execute_run(const struct run_spec *a)
+{
+	GError *err = NULL;
+	struct ss_run_config cfg = { 0 };
+	struct ss_workload *w = NULL;
+	struct ss_results *r = NULL;
+	char *json = NULL, *tsha = NULL, *wsha = NULL, *psha = NULL;
+	gchar **sets = NULL, **wl_sets = NULL;
+	const char *plugin;
+	int rc = 1;
+
+	struct ss_topology *t = ss_topology_load(a->topo_path, &err);
+	if (!t)
+		return fail(err, 1);
+	ss_cli_topology_warnings(t);
+	/* --set workload.NAME=VALUE: the workload file's parameters, applied as it is loaded */
+	sets = g_strdupv(a->sets);
+	split_workload_sets(&sets, &wl_sets);
+	if (!(w = ss_workload_load_params(a->wl_path, (const char *const *)wl_sets, &err))) {
+		rc = fail_lib(err);   /* a bad --set workload.X: 2, a bad file: 1 */
+		goto out;
+	}
+	ss_cli_workload_warnings(w);
+	cfg.topo = t;
+	cfg.wl = w;
+	cfg.policy = a->policy;
+	cfg.sched_features = a->features;
+	cfg.nodes = a->nodes;
+	cfg.seed = a->seed;
+	cfg.load_pct_x100 = a->load_x100;
+	cfg.duration_ns = a->duration_ns;
+	cfg.warmup_ns = a->warmup_ns;
+	cfg.sample_ns = a->sample_ns;
+	ss_params_defaults(&cfg.params, t);
+	for (char **s = sets; s && *s; s++) {
+		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
+			rc = fail(err, 2);
+			goto out;
+		}
+	}
+	/* provenance: the bytes of every file the result is made from */
+	plugin = ss_policy_plugin_file(cfg.policy);
+	if (!(tsha = ss_file_sha256(a->topo_path, &err)) || !(wsha = ss_file_sha256(a->wl_path, &err)) ||
+	    (plugin && !(psha = ss_file_sha256(plugin, &err)))) {
+		rc = fail(err, 1);
+		goto out;
+	}
+	cfg.ftrace = ss_cli_trace_open(a->trace, t, &rc);
+	if (rc)
+		goto out;
+	rc = 1;
+	if (!(r = ss_simulate(&cfg, &err))) {
+		rc = fail_lib(err);
+		goto out;
+	}
+	r->workload_file = g_strdup(a->wl_path);
+	/* the run's warnings (a deadlock) on stderr too; a deadlocked run exits 3 after its output */
+	for (char **wm = r->warnings; wm && *wm; wm++)
+		fprintf(stderr, "simsched: warning: %s\n", *wm);
+	struct ss_provenance pv = {
+		.command = a->command,
+		.topology_file = a->topo_path, .topology_sha256 = tsha,
+		.workload_file = a->wl_path, .workload_sha256 = wsha,
+		.plugin_file = plugin, .plugin_sha256 = psha,
+		.sets = (const char *const *)a->sets, .nr_sets = a->sets ? g_strv_length(a->sets) : 0,
+	};
+	if (a->rerun && a->rerun->is_record) {
+		/* a sweep record run again is that record again */
+		if (!(json = ss_sweep_record_rerun(a->rerun->line, &cfg, r, &pv, &err))) {
+			g_prefix_error(&err, "%s: ", a->rerun->where);
+			rc = fail(err, 1);
+			goto out;
+		}
+	} else {
+		json = ss_results_to_json_provenance(r, &cfg, &pv);
+	}
+	rc = 0;
+	/*
+	 * Result files: all or none. The JSON first (the trace, not yet
+	 * finished, is then dropped if it fails); a trace that cannot be
+	 * written takes the JSON just written with it.
+	 */
+	if (a->json_path && !ss_write_file_atomic(a->json_path, json, strlen(json), &err)) {
+		rc = fail(err, 1);
+	} else if (cfg.ftrace && !ss_ftrace_finish(cfg.ftrace, &err)) {
+		GStatBuf st;
+		rc = fail(err, 1);
+		if (a->json_path && g_lstat(a->json_path, &st) == 0 && S_ISREG(st.st_mode))
+			g_unlink(a->json_path);   /* not a terminal or pipe written in place */
+	}
+	if (!a->quiet) {
+		if (a->json_stdout) {
+			ss_cli_print(json);
+		} else {
+			char *txt = ss_results_to_text(r);
+			ss_cli_print(txt);
+			g_free(txt);
+		}
+	}
+	if (!rc && r->deadlocked)
+		rc = 3;
+out:
+	ss_ftrace_free(cfg.ftrace);
+	g_strfreev(sets);
+	g_strfreev(wl_sets);
+	g_free(json);
+	g_free(tsha);
+	g_free(wsha);
+	g_free(psha);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+	return rc;
+}
+
+/*
+ * simsched run --rerun FILE [--record LINE]: the run a result was made
+ * from, again, with exactly its recorded parameters, after checking that
+ * its files still hold the bytes they held. The output's provenance keeps
+ * the original command line, so --json NEW is byte-identical to FILE (or,
+ * for a sweep record, to its line).
+ */
+static int rerun(const char *path, gint record, struct run_spec *a)
+{
+	GError *err = NULL;
+	struct ss_rerun *rr;
+	int rc;
+
+	if (record < 0) {
+		fprintf(stderr, "simsched: --record %d: expected a line number of the result file, 1 or more\n", record);
+		return 2;
+	}
+	if (!(rr = ss_rerun_load(path, (unsigned)record, &err)))
+		return fail_lib(err);
+	if (!ss_rerun_check_files(rr, &err)) {
+		ss_rerun_free(rr);
+		return fail(err, 1);
+	}
+	if (strcmp(rr->version, SS_VERSION_STRING))
+		fprintf(stderr, "simsched: warning: %s was written by simsched %s, this is %s: the figures may differ\n",
+			rr->where, rr->version, SS_VERSION_STRING);
+	if (rr->plugin_file) {
+		const char *pname = NULL;
+		if (!ss_policy_plugin_load(rr->plugin_file, &pname, &err)) {
+			ss_rerun_free(rr);
+			return fail(err, 1);
+		}
+	}
+	a->topo_path = rr->topology_file;
+	a->wl_path = rr->workload_file;
+	a->policy = rr->policy;
+	a->features = rr->sched_features;
+	a->nodes = rr->nodes;
+	a->sets = rr->sets;
+	a->load_x100 = rr->load_pct_x100;
+	a->seed = rr->seed;
+	a->duration_ns = rr->duration_ns;
+	a->warmup_ns = rr->warmup_ns;
+	a->sample_ns = rr->sample_ns;
+	a->command = rr->command;   /* the original's, not this one: the rerun's JSON is the original's */
+	a->rerun = rr;
+	rc = execute_run(a);
+	ss_rerun_free(rr);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
-	g_autofree char *format = NULL;
+	g_autofree char *format = NULL, *rerun_path = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
 	g_autofree char *trace_path = NULL, *trace_window = NULL, *trace_cpus = NULL;
 	gboolean trace_ns = FALSE;
+	gint record = 0;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML, see topologies/)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
 		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
-		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, 0.5 = 50%; rounded, at least 1 (default 100%)", "L" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, or a fraction <= 1 (0.5 = 50%); rounded, at least 1 (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^53-1 (default 1)", "N" },
-		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, like numactl -N", "LIST" },
+		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, by firmware node id, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
-		{ "json", 'j', 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results as JSON to FILE (docs/output.md)", "FILE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "stdout format: text (default) or json", "FMT" },
 		{ "sample-interval", 0, 0, G_OPTION_ARG_STRING, &sample, "interval of the nr_idle_scan/util series (default 100ms)", "TIME" },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing on stdout", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing but warnings and errors (no report on stdout; with --json)", NULL },
+		{ "rerun", 0, 0, G_OPTION_ARG_FILENAME, &rerun_path, "run a result again with its recorded parameters (a run's JSON, or a sweep result file with --record)", "RESULT" },
+		{ "record", 0, 0, G_OPTION_ARG_INT, &record, "with --rerun: the line of the sweep record to run again", "LINE" },
 		{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "also write the run as a kernel trace (sched events, placement markers; docs/output.md)", "FILE" },
 		{ "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window, "simulated time the trace covers (default: the whole run)", "FROM..TO" },
 		{ "trace-cpus", 0, 0, G_OPTION_ARG_STRING, &trace_cpus, "CPUs whose lines the trace holds (default: all)", "LIST" },
@@ -318,30 +507,64 @@ static int cmd_run(int argc, char **argv)
 	g_option_context_free(ctx);
 	if (!ok)
 		return fail(err, 2);
+	g_auto(GStrv) set_list = sets;
+	g_auto(GStrv) plugin_files = plugins;
 	if (argc > 1) {
 		fprintf(stderr, "simsched: run: unexpected argument '%s'\n", argv[1]);
-		g_strfreev(sets);
-		g_strfreev(plugins);
+		return 2;
+	}
+	if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		fprintf(stderr, "simsched: --format '%s': expected text or json\n", format);
+		return 2;
+	}
+	struct ss_cli_trace tr = { trace_path, trace_window, trace_cpus, trace_ns };
+	struct run_spec a = { .json_path = json_path, .json_stdout = format && !strcmp(format, "json"), .quiet = quiet,
+			      .trace = &tr };
+	if (rerun_path) {
+		/* every parameter comes from the result: giving one as well would contradict it */
+		const struct { const char *name; const void *given; } params[] = {
+			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy },
+			{ "--policy-plugin", plugins }, { "--sched-features", features }, { "--load", load },
+			{ "--duration", duration }, { "--warmup", warmup }, { "--seed", seed_s }, { "--nodes", nodes },
+			{ "--set", sets }, { "--sample-interval", sample },
+		};
+		for (unsigned i = 0; i < G_N_ELEMENTS(params); i++) {
+			if (params[i].given) {
+				fprintf(stderr, "simsched: --rerun %s: %s cannot be given with it (a rerun takes every parameter from the result)\n",
+					rerun_path, params[i].name);
+				return 2;
+			}
+		}
+		if (json_path) {
+			/* refuse before simulating; and never overwrite the result being rerun */
+			const char *inputs[] = { rerun_path };
+			if (!ss_cli_check_out("--json", json_path, inputs, 1))
+				return 2;
+		}
+		{
+			const char *inputs[] = { rerun_path };
+			if (ss_cli_trace_check(&tr, json_path, inputs, 1))
+				return 2;
+		}
+		return rerun(rerun_path, record, &a);
+	}
+	if (record) {
+		fprintf(stderr, "simsched: --record goes with --rerun (the sweep result file whose record to run again)\n");
 		return 2;
 	}
 	{
 		const char *pname;
 		int prc = ss_cli_load_plugins(plugins, &pname);
-		g_strfreev(plugins);
-		if (prc) {
-			g_strfreev(sets);
+		if (prc)
 			return prc;
-		}
 		if (!policy && pname)
 			policy = g_strdup(pname);
 	}
 	for (gchar **s = sets; s && *s; s++) {
 		if (!strcmp(*s, "help")) {
 			struct ss_topology *ht = NULL;
-			if (topo_path && !(ht = ss_topology_load(topo_path, &err))) {
-				g_strfreev(sets);
+			if (topo_path && !(ht = ss_topology_load(topo_path, &err)))
 				return fail(err, 1);
-			}
 			char *h = ss_params_help(policy, ht);
 			char *txt = g_strdup_printf("parameters (--set SECTION.KEY=VALUE)%s%s:\n%s", ht ? ", defaults for " : "",
 						    ht ? ht->name : "", h);
@@ -352,10 +575,8 @@ static int cmd_run(int argc, char **argv)
 			if (wl_path) {
 				/* the workload's own parameters (--set workload.NAME=VALUE) */
 				struct ss_workload *hw = ss_workload_load(wl_path, &err);
-				if (!hw) {
-					g_strfreev(sets);
+				if (!hw)
 					return fail(err, 1);
-				}
 				h = workload_params_help(hw);
 				txt = g_strdup_printf("\nworkload parameters of %s (--set workload.NAME=VALUE)%s\n%s",
 						      ss_workload_name(hw), h[0] ? ":" : ": none", h);
@@ -364,144 +585,52 @@ static int cmd_run(int argc, char **argv)
 				g_free(h);
 				ss_workload_free(hw);
 			}
-			g_strfreev(sets);
 			return 0;
 		}
 	}
 	if (!topo_path || !wl_path) {
-		fprintf(stderr, "simsched: run needs --topology FILE and --workload FILE\n");
-		g_strfreev(sets);
+		fprintf(stderr, "simsched: run needs --topology FILE and --workload FILE (or --rerun RESULT)\n");
 		return 2;
 	}
-	if (format && strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(stderr, "simsched: --format '%s': expected text or json\n", format);
-		g_strfreev(sets);
+	a.topo_path = topo_path;
+	a.wl_path = wl_path;
+	a.policy = policy ? policy : "sis_util";
+	a.features = features;
+	a.nodes = nodes;
+	a.sets = sets;
+	a.command = ss_cli_command_line();
+	a.seed = 1;
+	if (seed_s && !ss_cli_parse_seed("--seed", seed_s, &a.seed))
+		return 2;
+	if (!ss_parse_load(load ? load : "100%", &a.load_x100, &err)) {
+		fprintf(stderr, "simsched: --load '%s': %s\n", load, err->message);
+		g_clear_error(&err);
 		return 2;
 	}
-	struct ss_run_config cfg = { 0 };
-	cfg.policy = policy ? policy : "sis_util";
-	cfg.sched_features = features;
-	guint64 seed = 1;
-	if (seed_s && !ss_cli_parse_seed("--seed", seed_s, &seed)) {
-		g_strfreev(sets);
-		return 2;
-	}
-	cfg.seed = seed;
-	cfg.nodes = nodes;
-	if (!ss_parse_load(load ? load : "100%", &cfg.load_pct_x100)) {
-		fprintf(stderr, "simsched: --load '%s': expected a percentage like 25%% or 200%%, or a fraction like 0.5, from 0.01%% to 10000%%\n", load);
-		g_strfreev(sets);
-		return 2;
-	}
-	if (!parse_time_option(duration ? duration : "2s", &cfg.duration_ns) || !cfg.duration_ns) {
+	if (!parse_time_option(duration ? duration : "2s", &a.duration_ns) || !a.duration_ns) {
 		fprintf(stderr, "simsched: --duration '%s': expected a positive time with a unit (ns, us, ms, s) like 2s or 500ms, at most 10^6 s\n", duration);
-		g_strfreev(sets);
 		return 2;
 	}
-	if (!parse_time_option(warmup ? warmup : "1s", &cfg.warmup_ns)) {
+	if (!parse_time_option(warmup ? warmup : "1s", &a.warmup_ns)) {
 		fprintf(stderr, "simsched: --warmup '%s': expected a time with a unit (ns, us, ms, s) like 1s or 200ms, or 0, at most 10^6 s\n", warmup);
-		g_strfreev(sets);
 		return 2;
 	}
-	if (sample && (!parse_time_option(sample, &cfg.sample_ns) || cfg.sample_ns < 1000000)) {
+	if (sample && (!parse_time_option(sample, &a.sample_ns) || a.sample_ns < 1000000)) {
 		fprintf(stderr, "simsched: --sample-interval '%s': expected a time of at least 1ms\n", sample);
-		g_strfreev(sets);
 		return 2;
 	}
-
 	if (json_path) {
 		/* refuse before simulating, rather than lose the run at the end */
 		const char *inputs[] = { topo_path, wl_path };
-		if (!ss_cli_check_out("--json", json_path, inputs, 2)) {
-			g_strfreev(sets);
+		if (!ss_cli_check_out("--json", json_path, inputs, 2))
 			return 2;
-		}
 	}
-	struct ss_cli_trace tr = { trace_path, trace_window, trace_cpus, trace_ns };
 	{
 		const char *inputs[] = { topo_path, wl_path };
-		if (ss_cli_trace_check(&tr, json_path, inputs, 2)) {
-			g_strfreev(sets);
+		if (ss_cli_trace_check(&tr, json_path, inputs, 2))
 			return 2;
-		}
 	}
-	struct ss_topology *t = ss_topology_load(topo_path, &err);
-	if (!t) {
-		g_strfreev(sets);
-		return fail(err, 1);
-	}
-	ss_cli_topology_warnings(t);
-	gchar **wl_sets = NULL;
-	split_workload_sets(&sets, &wl_sets);
-	struct ss_workload *w = ss_workload_load_params(wl_path, (const char *const *)wl_sets, &err);
-	g_strfreev(wl_sets);
-	if (!w) {
-		ss_topology_free(t);
-		g_strfreev(sets);
-		return fail_lib(err);   /* a bad --set workload.X: 2, a bad file: 1 */
-	}
-	ss_cli_workload_warnings(w);
-	ss_params_defaults(&cfg.params, t);
-	for (gchar **s = sets; s && *s; s++) {
-		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
-			ss_workload_free(w);
-			ss_topology_free(t);
-			g_strfreev(sets);
-			return fail(err, 2);
-		}
-	}
-	g_strfreev(sets);
-	cfg.topo = t;
-	cfg.wl = w;
-	int rc = 0;
-	cfg.ftrace = ss_cli_trace_open(&tr, t, &rc);
-	if (rc) {
-		ss_workload_free(w);
-		ss_topology_free(t);
-		return rc;
-	}
-	struct ss_results *r = ss_simulate(&cfg, &err);
-	if (!r) {
-		ss_ftrace_free(cfg.ftrace);
-		ss_workload_free(w);
-		ss_topology_free(t);
-		return fail_lib(err);
-	}
-	r->workload_file = g_strdup(wl_path);
-	/* the run's warnings (a deadlock) on stderr too; a deadlocked run exits 3 after its output */
-	for (char **wm = r->warnings; wm && *wm; wm++)
-		fprintf(stderr, "simsched: warning: %s\n", *wm);
-	char *json = ss_results_to_json(r);
-	/*
-	 * Result files: all or none. The JSON first (the trace, not yet
-	 * finished, is then dropped if it fails); a trace that cannot be
-	 * written takes the JSON just written with it.
-	 */
-	if (json_path && !ss_write_file_atomic(json_path, json, strlen(json), &err))
-		rc = fail(err, 1);
-	else if (cfg.ftrace && !ss_ftrace_finish(cfg.ftrace, &err)) {
-		rc = fail(err, 1);
-		GStatBuf st;
-		if (json_path && g_lstat(json_path, &st) == 0 && S_ISREG(st.st_mode))
-			g_unlink(json_path);   /* not a terminal or pipe written in place */
-	}
-	ss_ftrace_free(cfg.ftrace);
-	if (!quiet) {
-		if (format && !strcmp(format, "json")) {
-			ss_cli_print(json);
-		} else {
-			char *txt = ss_results_to_text(r);
-			ss_cli_print(txt);
-			g_free(txt);
-		}
-	}
-	g_free(json);
-	if (!rc && r->deadlocked)
-		rc = 3;
-	ss_results_free(r);
-	ss_workload_free(w);
-	ss_topology_free(t);
-	return rc;
+	return execute_run(&a);
 }
 
 
@@ -525,23 +654,25 @@ static int cmd_compare(int argc, char **argv)
 	g_autofree char *seed_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
+	gboolean quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "topology", 't', 0, G_OPTION_ARG_FILENAME, &topo_path, "machine description (YAML)", "FILE" },
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
-		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default)", "LOADS" },
-		{ "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
+		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default); each a percentage or a fraction <= 1", "LOADS" },
+		{ "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
 		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
 		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default: the workload's own, e.g. throughput)", "NAME" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
-		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes", "LIST" },
+		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, by firmware node id, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable)", "SECTION.KEY=VALUE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default), markdown, csv or json", "FMT" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "also write the table to FILE (written whole, then renamed)", "FILE" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing but warnings and errors (no table on stdout, no progress; with --out)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
@@ -675,7 +806,7 @@ static int cmd_compare(int argc, char **argv)
 	spec.nr_loads = nr_loads;
 	spec.nr_seeds = (unsigned)seeds;
 	spec.jobs = (unsigned)jobs;
-	if (isatty(2)) {
+	if (isatty(2) && !quiet) {
 		spec.progress = compare_progress;
 		spec.progress_ctx = &pr;
 	}
@@ -697,7 +828,8 @@ static int cmd_compare(int argc, char **argv)
 	rc = 0;
 	if (out && !ss_write_file_atomic(out, txt, strlen(txt), &err))
 		rc = fail(err, 1);
-	ss_cli_print(txt);
+	if (!quiet)
+		ss_cli_print(txt);
 	g_free(txt);
 	if (!rc && deadlocked)
 		rc = 3;   /* after the table: the other points' figures stand */
@@ -749,6 +881,7 @@ int main(int argc, char **argv)
 	 */
 	setlocale(LC_CTYPE, "");
 	ss_cli_check_stdout_at_exit();
+	ss_cli_set_command_line(argc, argv);
 	int rc = dispatch(argc, argv);
 	ss_cli_set_exit_status(rc);
 	return rc;

@@ -335,7 +335,7 @@ int ss_cli_pelt(int argc, char **argv)
 		{ "task", 'T', 0, G_OPTION_ARG_STRING, &task, "the task: a role name (instance 0) or a path like pair[0]/client", "PATH" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed of the task's stream, 0..2^53-1 (default 1)", "N" },
 		{ "wait-time", 0, 0, G_OPTION_ARG_STRING, &wait, "how long a wait for other tasks blocks (default: an error)", "TIME" },
-		{ "freq-ratio", 'f', 0, G_OPTION_ARG_STRING, &freq, "current/max frequency, 0 < R <= 1 (default 1)", "R" },
+		{ "freq-ratio", 0, 0, G_OPTION_ARG_STRING, &freq, "current/max frequency, 0 < R <= 1 (default 1)", "R" },
 		{ "capacity", 'c', 0, G_OPTION_ARG_STRING, &cap, "CPU capacity, 1..1024 (default 1024)", "C" },
 		{ "hz", 0, 0, G_OPTION_ARG_STRING, &hz_s, "CONFIG_HZ, 100..1000, or 0 for no tick (default: kernel.hz)", "HZ" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "simulated time (default 400 periods, or 4s)", "TIME" },
@@ -344,7 +344,7 @@ int ss_cli_pelt(int argc, char **argv)
 		{ "updates", 'u', 0, G_OPTION_ARG_NONE, &updates, "a row after every PELT update instead", NULL },
 		{ "from-zero", 0, 0, G_OPTION_ARG_NONE, &from_zero, "start with zeroed averages, not as a forked task", NULL },
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "print only the steady-state range", NULL },
-		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "print JSON (docs/pelt.md)", NULL },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "print JSON (docs/pelt.md)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	struct ss_pelt_task_spec spec = { 0 };

@@ -50,13 +50,13 @@ int ss_cli_sweep(int argc, char **argv)
 	gboolean resume = FALSE, quiet = FALSE;
 	gchar **plugins = NULL;
 	GOptionEntry entries[] = {
-		{ "spec", 's', 0, G_OPTION_ARG_FILENAME, &spec_path, "the grid (YAML, docs/sweeps.md)", "FILE" },
+		{ "spec", 0, 0, G_OPTION_ARG_FILENAME, &spec_path, "the grid (YAML, docs/sweeps.md)", "FILE" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works in the spec's policies", "FILE.so" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "result file: one JSON line per finished point", "FILE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run the points with index % N == K-1 only", "K/N" },
 		{ "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "continue an existing result file: drop a torn last line, skip finished points", NULL },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no summary line on stderr", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print nothing but warnings and errors (no summary line, no progress)", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GError *err = NULL;
@@ -95,7 +95,7 @@ int ss_cli_sweep(int argc, char **argv)
 	if (!s)
 		return fail(err, 1);
 	struct progress pr = { g_get_monotonic_time() };
-	if (isatty(2)) {
+	if (isatty(2) && !quiet) {
 		o.progress = sweep_progress;
 		o.progress_ctx = &pr;
 	}

@@ -165,9 +165,26 @@ double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r)
 	return metrics[m].value(r);
 }
 
-static bool parse_one_load(const char *s, unsigned *v)
+/*
+ * One load of a list or range. A bare number above 1 is an error of its
+ * own (*bare set), with the whole spec corrected in the message; other
+ * malformed loads fall to the caller's message.
+ */
+static bool parse_one_load(const char *spec, const char *s, unsigned *v, bool *bare, GError **err)
 {
-	return ss_parse_load(s, v);
+	GError *e = NULL;
+
+	if (ss_parse_load(s, v, &e))
+		return true;
+	if (g_str_has_prefix(e->message, "a bare number")) {
+		g_autofree char *fix = ss_load_suggest_pct(spec);
+		*bare = true;
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "--load '%s': '%s' is a bare number, which is a fraction of one instance per CPU "
+			    "(0.5 = 50%%), at most 1 (did you mean %s?)", spec, s, fix);
+	}
+	g_error_free(e);
+	return false;
 }
 
 /* a load as the user reads it: "50%", "12.5%", "0.01%" */
@@ -192,9 +209,15 @@ unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 				    spec, spec);
 			return NULL;
 		}
-		if (!slash || !parse_one_load(s_from, &from) || !parse_one_load(s_to, &to) ||
-		    !parse_one_load(slash + 1, &step) || to < from)
+		bool bare = false;
+		if (!parse_one_load(spec, s_from, &from, &bare, err) || !parse_one_load(spec, s_to, &to, &bare, err) ||
+		    !parse_one_load(spec, slash + 1, &step, &bare, err) || to < from) {
+			if (bare) {
+				g_array_free(a, TRUE);
+				return NULL;
+			}
 			goto bad;
+		}
 		/* count first: a fine step over a wide range asks for up to 10^6 loads */
 		unsigned count = (to - from) / step + 1;
 		if (count > SS_CMP_MAX_LOADS) {
@@ -218,8 +241,13 @@ unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 		}
 		for (gchar **it = items; *it; it++) {
 			unsigned v;
-			if (!parse_one_load(*it, &v)) {
+			bool bare = false;
+			if (!parse_one_load(spec, *it, &v, &bare, err)) {
 				g_strfreev(items);
+				if (bare) {
+					g_array_free(a, TRUE);
+					return NULL;
+				}
 				goto bad;
 			}
 			/* the same load twice would be the same column twice (and "50%" and "0.5" are one load) */
@@ -245,7 +273,7 @@ unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err)
 bad:
 	g_array_free(a, TRUE);
 	g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
-		    "--load '%s': expected a list like 25%%,50%%,100%% or a range like 25%%..200%%/25%% (from..to/step, each 0.01%%..10000%%)",
+		    "--load '%s': expected a list like 25%%,50%%,100%% or a range like 25%%..200%%/25%% (from..to/step, each 0.01%%..10000%%, or a fraction 0.0001..1)",
 		    spec);
 	return NULL;
 }

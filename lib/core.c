@@ -1878,11 +1878,11 @@ void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
 
 /* ------------------------------------------------------------ setup */
 
+/* --nodes by firmware node id, as numactl -N (ss_topology_parse_nodes()) */
 static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 {
 	const struct ss_topology *t = sim->topo;
 	uint64_t nm[ (SS_MAX_CPUS + 63) / 64 ];
-	unsigned bad;
 	/* the CPUs a task may use are at most the online ones: v6.6 __sched_setaffinity()
 	 * intersects the request with cpuset_cpus_allowed(), which holds online CPUs only */
 	ss_cpumask_zero(sim->allowed_mask, sim->nr_words);
@@ -1890,10 +1890,8 @@ static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 		ss_cpumask_copy(sim->allowed_mask, t->active_mask, sim->nr_words);
 		return true;
 	}
-	if (t->nr_nodes > SS_MAX_CPUS || ss_cpumask_parse_list(nodes, nm, t->nr_nodes, &bad) < 0) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
-			    "--nodes '%s': not a node list of this machine (nodes 0-%u, e.g. 0-1 or 0,2)", nodes,
-			    t->nr_nodes - 1);
+	if (!ss_topology_parse_nodes(t, nodes, nm, err)) {
+		g_prefix_error(err, "--nodes '%s': ", nodes);
 		return false;
 	}
 	for (unsigned c = 0; c < sim->nr_cpus; c++)
@@ -2368,21 +2366,27 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->last_ran_cpu = -1;
 		p->working_set_kib = wt->working_set_kib;
 		p->mem_bw_mbps = wt->mem_bw_mbps;
-		if (wt->mem_node >= 0 && (unsigned)wt->mem_node >= t->nr_nodes) {
+		if (wt->mem_node >= 0) {
+			/* memory_node names the firmware's node id; the plan keeps the node's index */
+			int idx = ss_topology_node_index(t, (uint64_t)wt->mem_node);
 			const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_MEMORY_NODE);
+			g_autofree char *ids = idx < 0 ? ss_topology_format_node_ids(t, NULL) : NULL;
 
-			if (at) {
+			if (idx < 0 && at) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "%s: memory_node %d of role '%s' is not a node of %s (expected 0..%u)", at,
-					    wt->mem_node, ss_workload_role_name(cfg->wl, wt->role), t->name, t->nr_nodes - 1);
+					    "%s: memory_node %d of role '%s' is not a node of %s (expected one of its node ids: %s)", at,
+					    wt->mem_node, ss_workload_role_name(cfg->wl, wt->role), t->name, ids);
 				return false;
 			}
-			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "workload %s, task %s: memory_node %d is not a node of %s (nodes 0-%u)",
-				    ss_workload_name(cfg->wl), wt->path, wt->mem_node, t->name, t->nr_nodes - 1);
-			return false;
+			if (idx < 0) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "workload %s, task %s: memory_node %d is not a node of %s (its node ids: %s)",
+					    ss_workload_name(cfg->wl), wt->path, wt->mem_node, t->name, ids);
+				return false;
+			}
+			sim->plan->task[i].mem_node = (int16_t)idx;   /* spawned tasks read it again (do_spawn) */
 		}
-		p->mem_home = wt->mem_node;
+		p->mem_home = sim->plan->task[i].mem_node;
 	}
 	sim->ft = cfg->ftrace;
 	if (sim->ft && !ss_ft_attach(sim, err))

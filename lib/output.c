@@ -708,14 +708,41 @@ bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError
 	return true;
 }
 
-bool ss_parse_load(const char *s, unsigned *load_pct_x100)
+/* "50%,100" -> "50%,100%": every bare number above 1 of a load spec with a '%' added */
+char *ss_load_suggest_pct(const char *spec)
+{
+	GString *o = g_string_new(NULL);
+	const char *p = spec;
+
+	while (*p) {
+		if (*p == '.' && p[1] == '.') {   /* the ".." of a range */
+			g_string_append(o, "..");
+			p += 2;
+			continue;
+		}
+		if (!g_ascii_isdigit(*p) && *p != '.') {
+			g_string_append_c(o, *p++);
+			continue;
+		}
+		const char *b = p;
+		while (g_ascii_isdigit(*p) || (*p == '.' && p[1] != '.'))
+			p++;
+		g_string_append_len(o, b, p - b);
+		g_autofree char *num = g_strndup(b, (gsize)(p - b));
+		if (*p != '%' && g_ascii_strtod(num, NULL) > 1.0)
+			g_string_append_c(o, '%');
+	}
+	return g_string_free(o, FALSE);
+}
+
+bool ss_parse_load(const char *s, unsigned *load_pct_x100, GError **err)
 {
 	/* a plain decimal ("25%", "12.5%", "0.5"): no signs, exponents or hex */
 	unsigned digits = 0, dots = 0;
 	size_t n;
 	double v;
 	if (!s || !*s)
-		return false;
+		goto bad;
 	n = strlen(s);
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] >= '0' && s[i] <= '9')
@@ -725,15 +752,29 @@ bool ss_parse_load(const char *s, unsigned *load_pct_x100)
 		else if (s[i] == '%' && i == n - 1 && i > 0)
 			;
 		else
-			return false;
+			goto bad;
 	}
 	if (!digits)
-		return false;
+		goto bad;
 	v = g_ascii_strtod(s, NULL);
+	if (s[n - 1] != '%' && v > 1.0) {
+		/*
+		 * A bare number is a fraction (0.5 = 50 %). Above 1 it is almost
+		 * always a percentage without its '%' (a kernel developer's "50"):
+		 * refused rather than run at 100 times the load.
+		 */
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "a bare number is a fraction of one instance per CPU (0.5 = 50%%), at most 1 (did you mean %s%%?)", s);
+		return false;
+	}
 	v *= s[n - 1] == '%' ? 100.0 : 10000.0;
 	/* 0.01 % .. 10000 % */
 	if (!(v >= 1.0) || v > 1000000.0)
-		return false;
+		goto bad;
 	*load_pct_x100 = (unsigned)(v + 0.5);
 	return true;
+bad:
+	g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+		    "expected a percentage like 25%% or 200%% (0.01%%..10000%%), or a fraction like 0.5 (0.0001..1)");
+	return false;
 }

@@ -266,3 +266,44 @@ char *ss_params_help(const char *policy, const struct ss_topology *t)
 				       (long long)pol->params[i].def, pol->params[i].unit, pol->params[i].doc);
 	return g_string_free(s, FALSE);
 }
+
+bool ss_params_nth(unsigned i, const char **section, const char **key)
+{
+	if (i >= NR_PDEFS)
+		return false;
+	*section = pdefs[i].section;
+	*key = pdefs[i].key;
+	return true;
+}
+
+bool ss_params_resolve(const struct ss_params *p, const char *policy, const char *key, double *value)
+{
+	const char *eq = strchr(key, '='), *dot = strchr(key, '.');
+	size_t len = eq ? (size_t)(eq - key) : strlen(key);
+
+	if (!dot || dot >= key + len)
+		return false;
+	g_autofree char *section = g_strndup(key, (gsize)(dot - key));
+	g_autofree char *name = g_strndup(dot + 1, (gsize)(key + len - dot - 1));
+	if (!strcmp(section, "policy")) {
+		const struct ss_policy *pol = ss_policy_find(policy ? policy : "sis_util");
+
+		for (unsigned i = 0; pol && i < pol->nr_params && i < G_N_ELEMENTS(p->policy_values); i++) {
+			if (strcmp(pol->params[i].key, name))
+				continue;
+			*value = (double)(p->policy_set[i] ? p->policy_values[i] : pol->params[i].def);
+			return true;
+		}
+		return false;
+	}
+	for (size_t i = 0; i < NR_PDEFS; i++) {
+		const struct pdef *d = &pdefs[i];
+
+		if (strcmp(d->section, section) || strcmp(d->key, name))
+			continue;
+		uint64_t v = *(const uint64_t *)(const void *)((const char *)p + d->off);
+		*value = d->type == P_RATIO1024 ? (double)v / 1024.0 : (double)v;
+		return true;
+	}
+	return false;
+}

@@ -11,6 +11,7 @@
 #include "ss_sched.h"
 #include "simsched/error.h"
 #include "simsched/policy.h"
+#include "simsched/provenance.h"
 
 #include <gmodule.h>
 #include <string.h>
@@ -330,4 +331,18 @@ bool ss_policy_plugin_load(const char *path, const char **name, GError **err)
 		g_module_make_resident(mod);  /* its code runs in every later simulation */
 	*name = ops->name;
 	return true;
+}
+
+const char *ss_policy_plugin_file(const char *policy)
+{
+	const char *found = NULL;
+
+	g_mutex_lock(&registry_lock);
+	for (unsigned i = 0; policy && registry && i < registry->len && !found; i++) {
+		struct plugin *pl = g_ptr_array_index(registry, i);
+		if (!strcmp(pl->policy.name, policy) && strcmp(pl->path, "(program)"))
+			found = pl->path;
+	}
+	g_mutex_unlock(&registry_lock);
+	return found;
 }

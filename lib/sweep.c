@@ -9,6 +9,7 @@
 #include "simsched/error.h"
 #include "simsched/sim.h"
 #include "ss_input.h"
+#include "ss_provenance.h"
 #include "ss_sched.h"
 #include "ss_sweep.h"
 
@@ -30,6 +31,7 @@
 struct sw_file {
 	char *as_written;   /* the spec's string: part of the key */
 	char *path;         /* resolved against the spec's directory */
+	char *sha256;       /* of the file's bytes (provenance) */
 };
 
 struct sw_set {
@@ -40,6 +42,7 @@ struct sw_set {
 
 struct ss_sweep_spec {
 	char *file;
+	char *sha256;             /* of the spec's bytes (provenance) */
 	struct sw_file *topo_files, *wl_files;
 	struct ss_topology **topos;
 	struct ss_workload **wls;
@@ -178,6 +181,8 @@ static bool load_files(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, 
 			s->nr_wls = i + 1;
 			s->wls[i] = ss_workload_load(files[i].path, &e);
 		}
+		if (!e && !(files[i].sha256 = ss_file_sha256(files[i].path, &e)))
+			g_prefix_error(&e, "cannot hash: ");
 		if (e) {
 			g_set_error(c->err, SS_ERROR, e->code, "%s:%zu:%zu: %s '%s': %s", c->file, v->start_mark.line + 1,
 				    v->start_mark.column + 1, what, ss_yaml_sval(v), e->message);
@@ -245,9 +250,15 @@ static bool parse_loads(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 		}
 		for (unsigned i = 0; ok && i < items->len; i++) {
 			yaml_node_t *v = g_ptr_array_index(items, i);
-			if (!ss_parse_load(ss_yaml_sval(v), &s->loads[i]))
-				ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
-					  ss_yaml_slen(v), ss_yaml_sval(v));
+			GError *e = NULL;
+			if (!ss_parse_load(ss_yaml_sval(v), &s->loads[i], &e)) {
+				if (g_str_has_prefix(e->message, "a bare number"))
+					ok = fail(c, v->start_mark, "load '%.*s': %s", ss_yaml_slen(v), ss_yaml_sval(v), e->message);
+				else
+					ok = fail(c, v->start_mark, "load '%.*s' is not a load (expected a percentage like 25%% or a fraction like 0.5, 0.01%%..10000%%)",
+						  ss_yaml_slen(v), ss_yaml_sval(v));
+				g_error_free(e);
+			}
 		}
 		g_ptr_array_free(items, TRUE);
 		if (!ok)
@@ -352,14 +363,18 @@ static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 
 static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 {
+	/* firmware node ids, as --nodes and numactl -N: valid on every topology of the spec */
 	for (unsigned t = 0; t < s->nr_topos; t++) {
-		unsigned nn = s->topos[t]->nr_nodes, bad = 0;
-		uint64_t *m = g_new0(uint64_t, nn / 64 + 1);
-		int rc = ss_cpumask_parse_list(s->nodes, m, nn, &bad);
+		uint64_t *m = g_new0(uint64_t, ss_cpumask_words(s->topos[t]->nr_nodes));
+		GError *e = NULL;
+		bool ok = ss_topology_parse_nodes(s->topos[t], s->nodes, m, &e);
 		g_free(m);
-		if (rc < 0)
-			return fail(c, n->start_mark, "nodes '%.*s' is not a node list of topology %s (nodes 0-%u, e.g. 0-1 or 0,2)",
-				    ss_yaml_slen(n), ss_yaml_sval(n), s->topo_files[t].as_written, nn - 1);
+		if (!ok) {
+			fail(c, n->start_mark, "nodes '%.*s' on topology %s: %s", ss_yaml_slen(n), ss_yaml_sval(n),
+			     s->topo_files[t].as_written, e->message);
+			g_error_free(e);
+			return false;
+		}
 	}
 	return true;
 }
@@ -456,6 +471,7 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 	struct ss_sweep_spec *s = g_new0(struct ss_sweep_spec, 1);
 	struct pctx c = { .file = path, .doc = &doc, .err = err };
 	s->file = g_strdup(path);
+	s->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	if (!yaml_parser_initialize(&ps)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: out of memory while reading YAML", path);
 		goto out_text;
@@ -502,11 +518,13 @@ void ss_sweep_spec_free(struct ss_sweep_spec *s)
 	for (unsigned i = 0; i < s->nr_topos; i++) {
 		g_free(s->topo_files[i].as_written);
 		g_free(s->topo_files[i].path);
+		g_free(s->topo_files[i].sha256);
 		ss_topology_free(s->topos[i]);
 	}
 	for (unsigned i = 0; i < s->nr_wls; i++) {
 		g_free(s->wl_files[i].as_written);
 		g_free(s->wl_files[i].path);
+		g_free(s->wl_files[i].sha256);
 		ss_workload_free(s->wls[i]);
 	}
 	g_free(s->topo_files);
@@ -525,6 +543,7 @@ void ss_sweep_spec_free(struct ss_sweep_spec *s)
 	g_free(s->sched_features);
 	g_free(s->nodes);
 	g_free(s->file);
+	g_free(s->sha256);
 	g_free(s);
 }
 
@@ -629,43 +648,53 @@ bool ss_sweep_parse_shard(const char *text, unsigned *k, unsigned *n, GError **e
 	return true;
 }
 
-/* The record of a finished point: coordinates, then every metric of compare's table. */
-static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const struct ss_results *r)
+/* A record's coordinates: from the spec (a sweep) or from the record being rerun. */
+struct rec_in {
+	const char *key, *topology, *topology_file, *workload, *workload_file, *policy;
+	unsigned load_x100;
+	uint64_t seed;
+	const char *const *set_keys, *const *set_values;   /* spec order */
+	unsigned nr_sets;
+	uint64_t duration_ns, warmup_ns;
+	const char *sched_features, *nodes;
+	uint64_t grid_point, grid_set;
+	unsigned grid_topo, grid_wl, grid_policy;
+};
+
+/* The record line: coordinates, every metric of compare's table, then the provenance (taken). */
+static char *record_line(const struct rec_in *in, const struct ss_results *r, cJSON *prov)
 {
-	struct point p = point_of(s, idx);
 	cJSON *o = cJSON_CreateObject();
-	char *key = ss_sweep_point_key(s, idx);
-	cJSON_AddStringToObject(o, "key", key);
-	g_free(key);
-	cJSON_AddStringToObject(o, "topology", s->topos[p.topo]->name ? s->topos[p.topo]->name : "");
-	cJSON_AddStringToObject(o, "topology_file", s->topo_files[p.topo].as_written);
-	cJSON_AddStringToObject(o, "workload", ss_workload_name(s->wls[p.wl]));
-	cJSON_AddStringToObject(o, "workload_file", s->wl_files[p.wl].as_written);
-	cJSON_AddStringToObject(o, "policy", s->policies[p.policy]);
-	cJSON_AddNumberToObject(o, "load_pct", s->loads[p.load] / 100.0);
+	cJSON_AddStringToObject(o, "key", in->key);
+	cJSON_AddStringToObject(o, "topology", in->topology ? in->topology : "");
+	cJSON_AddStringToObject(o, "topology_file", in->topology_file);
+	cJSON_AddStringToObject(o, "workload", in->workload);
+	cJSON_AddStringToObject(o, "workload_file", in->workload_file);
+	cJSON_AddStringToObject(o, "policy", in->policy);
+	cJSON_AddNumberToObject(o, "load_pct", in->load_x100 / 100.0);
 	/* exact, not cJSON's %.15g: seeds go up to 2^53 - 1 (16 digits) */
 	char num[24];
-	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->seeds[p.seed]);
+	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, in->seed);
 	cJSON_AddRawToObject(o, "seed", num);
 	cJSON *set = cJSON_AddObjectToObject(o, "set");
-	for (unsigned i = 0; i < s->nr_sets; i++)
-		cJSON_AddStringToObject(set, s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
-	cJSON_AddNumberToObject(o, "duration_ns", (double)s->duration_ns);
-	cJSON_AddNumberToObject(o, "warmup_ns", (double)s->warmup_ns);
-	if (s->sched_features)
-		cJSON_AddStringToObject(o, "sched_features", s->sched_features);
+	for (unsigned i = 0; i < in->nr_sets; i++)
+		cJSON_AddStringToObject(set, in->set_keys[i], in->set_values[i]);
+	cJSON_AddNumberToObject(o, "duration_ns", (double)in->duration_ns);
+	cJSON_AddNumberToObject(o, "warmup_ns", (double)in->warmup_ns);
+	if (in->sched_features)
+		cJSON_AddStringToObject(o, "sched_features", in->sched_features);
 	else
 		cJSON_AddNullToObject(o, "sched_features");
-	if (s->nodes)
-		cJSON_AddStringToObject(o, "nodes", s->nodes);
+	if (in->nodes)
+		cJSON_AddStringToObject(o, "nodes", in->nodes);
 	else
 		cJSON_AddNullToObject(o, "nodes");
 	cJSON *g = cJSON_AddObjectToObject(o, "grid");
-	cJSON_AddNumberToObject(g, "point", (double)idx);
-	cJSON_AddNumberToObject(g, "topology", p.topo);
-	cJSON_AddNumberToObject(g, "workload", p.wl);
-	cJSON_AddNumberToObject(g, "set", (double)p.combo);
-	cJSON_AddNumberToObject(g, "policy", p.policy);
+	cJSON_AddNumberToObject(g, "point", (double)in->grid_point);
+	cJSON_AddNumberToObject(g, "topology", in->grid_topo);
+	cJSON_AddNumberToObject(g, "workload", in->grid_wl);
+	cJSON_AddNumberToObject(g, "set", (double)in->grid_set);
+	cJSON_AddNumberToObject(g, "policy", in->grid_policy);
 	cJSON_AddStringToObject(o, "simsched_version", SS_VERSION_STRING);
 	cJSON_AddNumberToObject(o, "schema_version", SS_RESULTS_SCHEMA_VERSION);
 	cJSON *m = cJSON_AddObjectToObject(o, "metrics");
@@ -695,11 +724,115 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 		cJSON_AddNumberToObject(o, "deadlock_at_ns", (double)r->deadlock_ns);
 	else
 		cJSON_AddNullToObject(o, "deadlock_at_ns");
+	cJSON_AddItemToObject(o, "provenance", prov);
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	char *line = g_strconcat(txt, "\n", NULL);
 	cJSON_free(txt);
 	return line;
+}
+
+/* The record of a finished point of the spec. */
+static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const struct ss_results *r, cJSON *prov)
+{
+	struct point p = point_of(s, idx);
+	char *key = ss_sweep_point_key(s, idx);
+	const char **keys = g_new0(const char *, s->nr_sets + 1), **vals = g_new0(const char *, s->nr_sets + 1);
+	for (unsigned i = 0; i < s->nr_sets; i++) {
+		keys[i] = s->sets[i].key;
+		vals[i] = s->sets[i].values[set_value(s, p.combo, i)];
+	}
+	struct rec_in in = {
+		.key = key, .topology = s->topos[p.topo]->name, .topology_file = s->topo_files[p.topo].as_written,
+		.workload = ss_workload_name(s->wls[p.wl]), .workload_file = s->wl_files[p.wl].as_written,
+		.policy = s->policies[p.policy], .load_x100 = s->loads[p.load], .seed = s->seeds[p.seed],
+		.set_keys = keys, .set_values = vals, .nr_sets = s->nr_sets,
+		.duration_ns = s->duration_ns, .warmup_ns = s->warmup_ns,
+		.sched_features = s->sched_features, .nodes = s->nodes,
+		.grid_point = idx, .grid_set = p.combo, .grid_topo = p.topo, .grid_wl = p.wl, .grid_policy = p.policy,
+	};
+	char *line = record_line(&in, r, prov);
+	g_free(keys);
+	g_free(vals);
+	g_free(key);
+	return line;
+}
+
+/* o.name as a string, or NULL (JSON null or missing) */
+static const char *rec_str(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double rec_num(const cJSON *o, const char *name, bool *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0)) {
+		*ok = false;
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+char *ss_sweep_record_rerun(const char *line, const struct ss_run_config *cfg, const struct ss_results *r,
+			    const struct ss_provenance *pv, GError **err)
+{
+	cJSON *o = cJSON_Parse(line);
+	const cJSON *grid = cJSON_GetObjectItemCaseSensitive(o, "grid"), *set = cJSON_GetObjectItemCaseSensitive(o, "set");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(o, "provenance");
+	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(prov, "spec");
+	bool ok = cJSON_IsObject(grid) && cJSON_IsObject(set) && cJSON_IsObject(spec);
+	struct rec_in in = { 0 };
+	char *out = NULL;
+	unsigned n = 0;
+
+	in.key = rec_str(o, "key");
+	in.topology_file = rec_str(o, "topology_file");
+	in.workload_file = rec_str(o, "workload_file");
+	in.policy = rec_str(o, "policy");
+	ok = ok && in.key && in.topology_file && in.workload_file && in.policy && rec_str(spec, "file") &&
+	     rec_str(spec, "sha256");
+	const char **keys = g_new0(const char *, ok ? (gsize)cJSON_GetArraySize(set) + 1 : 1);
+	const char **vals = g_new0(const char *, ok ? (gsize)cJSON_GetArraySize(set) + 1 : 1);
+	for (const cJSON *v = ok ? set->child : NULL; v; v = v->next, n++) {
+		keys[n] = v->string;
+		vals[n] = cJSON_IsString(v) ? v->valuestring : NULL;
+		ok = ok && vals[n];
+	}
+	if (ok) {
+		in.topology = cfg->topo->name;
+		in.workload = ss_workload_name(cfg->wl);
+		in.load_x100 = (unsigned)lround(rec_num(o, "load_pct", &ok) * 100.0);
+		in.seed = (uint64_t)rec_num(o, "seed", &ok);
+		in.set_keys = keys;
+		in.set_values = vals;
+		in.nr_sets = n;
+		in.duration_ns = (uint64_t)rec_num(o, "duration_ns", &ok);
+		in.warmup_ns = (uint64_t)rec_num(o, "warmup_ns", &ok);
+		in.sched_features = rec_str(o, "sched_features");
+		in.nodes = rec_str(o, "nodes");
+		in.grid_point = (uint64_t)rec_num(grid, "point", &ok);
+		in.grid_topo = (unsigned)rec_num(grid, "topology", &ok);
+		in.grid_wl = (unsigned)rec_num(grid, "workload", &ok);
+		in.grid_set = (uint64_t)rec_num(grid, "set", &ok);
+		in.grid_policy = (unsigned)rec_num(grid, "policy", &ok);
+	}
+	if (!ok) {
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+			    "not a sweep record with its coordinates and provenance.spec (expected a record as simsched sweep wrote it)");
+	} else {
+		/* the spec the record came from, as recorded: the rerun takes nothing else from it */
+		struct ss_provenance p = *pv;
+		p.command = NULL;
+		p.spec_file = rec_str(spec, "file");
+		p.spec_sha256 = rec_str(spec, "sha256");
+		out = record_line(&in, r, ss_provenance_json(&p, cfg));
+	}
+	g_free(keys);
+	g_free(vals);
+	cJSON_Delete(o);
+	return out;
 }
 
 /* ---------------------------------------------------------------- resume */
@@ -776,6 +909,9 @@ struct run_ctx {
 	GError *write_err;
 	uint64_t written;
 	const struct ss_sweep_opts *o;
+	/* provenance: per policy of the spec, its plugin file and that file's SHA-256 (NULL: built in) */
+	const char **plugin_file;
+	char **plugin_sha256;
 };
 
 static char SENTINEL[] = "";
@@ -822,21 +958,34 @@ static bool run_point(struct run_ctx *x, uint64_t idx)
 	c.duration_ns = s->duration_ns;
 	c.warmup_ns = s->warmup_ns;
 	ss_params_defaults(&c.params, c.topo);
+	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
 	for (unsigned i = 0; i < s->nr_sets; i++) {
-		g_autofree char *as = g_strdup_printf("%s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
+		char *as = g_strdup_printf("%s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
+		g_ptr_array_add(sets, as);
 		if (!ss_params_set(&c.params, c.policy, as, &e)) {
 			record_failure(x, idx, e);
+			g_ptr_array_free(sets, TRUE);
 			return false;
 		}
 	}
 	struct ss_results *r = ss_simulate(&c, &e);
 	if (!r) {
 		record_failure(x, idx, e);
+		g_ptr_array_free(sets, TRUE);
 		return false;
 	}
 	if (r->deadlocked)
 		g_atomic_int_inc(&x->deadlocked);
-	g_async_queue_push(x->lines, make_record(s, idx, r));
+	/* no command line: a record is the same bytes whichever shard, --jobs or --resume wrote it */
+	struct ss_provenance pv = {
+		.spec_file = s->file, .spec_sha256 = s->sha256,
+		.topology_file = s->topo_files[p.topo].path, .topology_sha256 = s->topo_files[p.topo].sha256,
+		.workload_file = s->wl_files[p.wl].path, .workload_sha256 = s->wl_files[p.wl].sha256,
+		.plugin_file = x->plugin_file[p.policy], .plugin_sha256 = x->plugin_sha256[p.policy],
+		.sets = (const char *const *)sets->pdata, .nr_sets = sets->len,
+	};
+	g_async_queue_push(x->lines, make_record(s, idx, r, ss_provenance_json(&pv, &c)));
+	g_ptr_array_free(sets, TRUE);
 	ss_results_free(r);
 	return true;
 }
@@ -933,6 +1082,18 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 	GArray *todo = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	struct run_ctx x = { .s = s, .fd = fd, .path = o->out_path, .o = o };
 
+	/* each plugin policy's file, hashed once (the plugin is loaded: its file is there) */
+	x.plugin_file = g_new0(const char *, s->nr_policies);
+	x.plugin_sha256 = g_new0(char *, s->nr_policies + 1);
+	for (unsigned i = 0; i < s->nr_policies; i++) {
+		if (!(x.plugin_file[i] = ss_policy_plugin_file(s->policies[i])))
+			continue;
+		if (!(x.plugin_sha256[i] = ss_file_sha256(x.plugin_file[i], err))) {
+			g_prefix_error(err, "policy %s: ", s->policies[i]);
+			goto out;
+		}
+	}
+
 	if (o->resume) {
 		/* read with a second descriptor: fd is write-only (O_APPEND) */
 		int rfd = open(o->out_path, O_RDWR | O_CLOEXEC);
@@ -1006,6 +1167,10 @@ out:
 		st->out_removed = true;
 	g_array_free(todo, TRUE);
 	g_hash_table_destroy(done);
+	for (unsigned i = 0; i < s->nr_policies; i++)
+		g_free(x.plugin_sha256[i]);
+	g_free(x.plugin_sha256);
+	g_free(x.plugin_file);
 	close(fd);
 	return ok;
 }

@@ -198,6 +198,9 @@ struct ss_topology *ss_topology_new(unsigned nr_cpus, unsigned nr_nodes)
 	for (unsigned a = 0; a < nr_nodes; a++)
 		for (unsigned b = 0; b < nr_nodes; b++)
 			t->distance[a * nr_nodes + b] = a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE;
+	t->node_id = g_new(unsigned, nr_nodes);
+	for (unsigned n = 0; n < nr_nodes; n++)
+		t->node_id[n] = n;
 	return t;
 }
 
@@ -210,6 +213,7 @@ void ss_topology_free(struct ss_topology *t)
 			g_free(t->cpu[i].sd);
 	g_free(t->cpu);
 	g_free(t->distance);
+	g_free(t->node_id);
 	g_free(t->numa_distances);
 	g_free(t->name);
 	g_free(t->file);
@@ -428,6 +432,13 @@ static bool validate_machine(struct ss_topology *t, GError **err)
 			count, nn);
 		return false;
 	}
+	for (unsigned a = 0; a < nn; a++)
+		for (unsigned b = 0; b < a; b++)
+			if (ss_node_id(t, a) == ss_node_id(t, b) || ss_node_id(t, a) > SS_MAX_NODE_ID) {
+				set_err(err, "node %u (in file order) has firmware id %u, %s (expected distinct ids 0..%u)", a,
+					ss_node_id(t, a), ss_node_id(t, a) > SS_MAX_NODE_ID ? "out of range" : "as another node", SS_MAX_NODE_ID);
+				return false;
+			}
 	for (unsigned a = 0; a < nn; a++) {
 		for (unsigned b = 0; b < nn; b++) {
 			unsigned d = t->distance[a * nn + b];
@@ -1461,7 +1472,7 @@ static void tree_text(const struct ss_topology *t, struct fmtbuf *fb, GString *s
 			}
 			if (!ss_cpumask_test(seen_node, c)) {
 				ss_cpumask_or(seen_node, seen_node, ct->node_mask, nw);
-				g_string_append_printf(s, "  node %u: %s\n", ct->node, cpulist(t, fb, ct->node_mask));
+				g_string_append_printf(s, "  node %u: %s\n", ss_node_id(t, ct->node), cpulist(t, fb, ct->node_mask));
 			}
 			if (!ss_cpumask_test(seen_llc, c)) {
 				ss_cpumask_or(seen_llc, seen_llc, ct->llc_mask, nw);
@@ -1639,10 +1650,10 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 					: "\nnode distances:\nnode ");
 	}
 	for (unsigned b = 0; b < nn; b++)
-		g_string_append_printf(s, " %3u", b);
+		g_string_append_printf(s, " %3u", ss_node_id(t, b));
 	g_string_append_c(s, '\n');
 	for (unsigned a = 0; a < nn; a++) {
-		g_string_append_printf(s, "%3u: ", a);
+		g_string_append_printf(s, "%3u: ", ss_node_id(t, a));
 		for (unsigned b = 0; b < nn; b++)
 			g_string_append_printf(s, " %3u", ss_node_distance(t, a, b));
 		g_string_append_c(s, '\n');
@@ -1650,7 +1661,7 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 	for (unsigned a = 0; a < nn; a++) {
 		for (unsigned c = 0; c < t->nr_cpus; c++) {
 			if (!t->cpu[c].offline && t->cpu[c].node == a) {
-				g_string_append_printf(s, "node %u cpus: %s\n", a, cpulist(t, fb, t->cpu[c].node_mask));
+				g_string_append_printf(s, "node %u cpus: %s\n", ss_node_id(t, a), cpulist(t, fb, t->cpu[c].node_mask));
 				break;
 			}
 		}
@@ -1765,6 +1776,10 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 			cJSON_AddItemToArray(row, cJSON_CreateNumber(ss_node_distance(t, r, c)));
 		cJSON_AddItemToArray(a, row);
 	}
+	/* the firmware id of each node, in the order of the distance rows and node_cpus */
+	a = cJSON_AddArrayToObject(o, "node_ids");
+	for (unsigned r = 0; r < nn; r++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(ss_node_id(t, r)));
 	a = cJSON_AddArrayToObject(o, "levels");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(t->numa_distances[i]));
@@ -1789,7 +1804,7 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 			continue;
 		}
 		cJSON_AddNumberToObject(co, "package", ct->package);
-		cJSON_AddNumberToObject(co, "node", ct->node);
+		cJSON_AddNumberToObject(co, "node", ss_node_id(t, ct->node));   /* the firmware id */
 		cJSON_AddNumberToObject(co, "die", ct->die);
 		cJSON_AddNumberToObject(co, "llc", ct->llc);
 		cJSON_AddNumberToObject(co, "cluster", ct->cluster);

@@ -1116,7 +1116,8 @@ static void emit_level(GString *s, struct ss_imp *im, unsigned lv, const uint64_
 		g_string_append_printf(s, "%s  - cpus: ", ind);
 		emit_cpus(s, im, m);
 		if (lv == LV_NODE)
-			g_string_append_printf(s, "    # node%u", im->node_ids[im->cpu_node[c]]);
+			g_string_append_printf(s, "    # node%u\n%s    id: %u", im->node_ids[im->cpu_node[c]], ind,
+					       im->node_ids[im->cpu_node[c]]);
 		g_string_append_c(s, '\n');
 		if (lv == LV_NODE && im->die)
 			emit_dies(s, im, m, depth + 2, clusters, node_order, nr_order);
@@ -1354,7 +1355,7 @@ char *ss_imp_emit_topology(const struct ss_topology *t, const char *header, cons
 	im.nr_nodes = t->nr_nodes;
 	im.node_ids = g_new(unsigned, t->nr_nodes);
 	for (unsigned n = 0; n < t->nr_nodes; n++)
-		im.node_ids[n] = n;
+		im.node_ids[n] = ss_node_id(t, n);
 	im.dist = g_memdup2(t->distance, (gsize)t->nr_nodes * t->nr_nodes * sizeof(unsigned));
 	im.have_dist = true;
 	im.vendor = g_strdup(t->vendor);

@@ -41,6 +41,13 @@ struct ycpu {
 	unsigned capacity;
 };
 
+/* A node's firmware id ('id' key), by node index in file order. */
+struct ynodeid {
+	unsigned id;
+	bool given;
+	yaml_mark_t mark;		/* of the 'id' value */
+};
+
 struct yctx {
 	const char *file;
 	yaml_document_t *doc;
@@ -52,6 +59,8 @@ struct yctx {
 	unsigned next_id[NR_LV];
 	unsigned max_cpu;
 	uint64_t *scratch;		/* SS_MAX_CPUS bits */
+	GArray *node_ids;		/* struct ynodeid, by node index (entries of nodes without 'id' are zero) */
+	unsigned in_repeat;		/* enclosing entries with repeat > 1 */
 };
 
 static void yerr(struct yctx *c, yaml_mark_t m, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -555,9 +564,10 @@ out:
 static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsigned ids[NR_LV], bool cluster_implied,
 		       unsigned capacity, unsigned shift)
 {
-	const char *valid[NR_LV + 4];
-	unsigned nvalid = 0, repeat = 1, step = 0;
-	bool step_given = false;
+	const char *valid[NR_LV + 5];
+	unsigned nvalid = 0, repeat = 1, step = 0, node_id = 0;
+	bool step_given = false, id_given = false;
+	yaml_mark_t id_mark = { 0, 0, 0 };
 	yaml_node_t *v, *decl = NULL;
 	unsigned id[NR_LV];
 
@@ -584,6 +594,8 @@ static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsig
 	valid[nvalid++] = "capacity";
 	valid[nvalid++] = "repeat";
 	valid[nvalid++] = "step";
+	if (lv == LV_NODE)
+		valid[nvalid++] = "id";
 	if (!check_keys(c, n, lv_a[lv], valid, nvalid, lv))
 		return false;
 	if ((v = get_key(c, n, "capacity", NULL)) && !get_uint(c, v, "capacity", 1, 1024, &capacity))
@@ -595,11 +607,25 @@ static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsig
 			return false;
 		step_given = true;
 	}
+	if (lv == LV_NODE && (v = get_key(c, n, "id", NULL))) {
+		/* the firmware's node number (nodeK in sysfs, numactl -N K) */
+		if (!get_uint(c, v, "id", 0, SS_MAX_NODE_ID, &node_id))
+			return false;
+		if (repeat > 1 || c->in_repeat) {
+			yerr(c, v->start_mark, "id %u in a repeated node: every copy would have it (expected the nodes "
+			     "written out, each with its own id, or no ids)", node_id);
+			return false;
+		}
+		id_given = true;
+		id_mark = v->start_mark;
+	}
 	decl = get_key(c, n, "cpus", NULL);
 	if (lv == LV_CORE && !decl) {
 		yerr(c, n->start_mark, "a core has no 'cpus' (expected its thread CPU numbers, e.g. cpus: [3, 43])");
 		return false;
 	}
+	if (repeat > 1)
+		c->in_repeat++;
 	for (unsigned r = 0; r < repeat; r++) {
 		unsigned start = c->cpus->len, copy_shift = shift + r * step;
 
@@ -608,6 +634,13 @@ static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsig
 				return false;
 		} else {
 			id[lv] = c->next_id[lv]++;
+			if (lv == LV_NODE && id_given) {
+				struct ynodeid y = { node_id, true, id_mark };
+
+				if (c->node_ids->len <= id[lv])
+					g_array_set_size(c->node_ids, id[lv] + 1);
+				g_array_index(c->node_ids, struct ynodeid, id[lv]) = y;
+			}
 			if (!parse_children(c, n, lv, id, cluster_implied, capacity, copy_shift))
 				return false;
 			if (decl && !check_declared(c, decl, lv, start, copy_shift))
@@ -616,6 +649,8 @@ static bool parse_item(struct yctx *c, const yaml_node_t *n, int lv, const unsig
 		if (r == 0 && !step_given)
 			step = c->cpus->len - start;
 	}
+	if (repeat > 1)
+		c->in_repeat--;
 	return true;
 }
 
@@ -942,6 +977,34 @@ static bool compact_ids(struct yctx *c, const uint64_t *off, yaml_mark_t where, 
 	return ok;
 }
 
+/*
+ * The firmware id of every node: its 'id', else its index in file order (so
+ * a file without ids keeps its meaning). Ids must be distinct.
+ */
+static bool node_ids(struct yctx *c, struct ss_topology *t)
+{
+	for (unsigned n = 0; n < t->nr_nodes; n++) {
+		const struct ynodeid *y = n < c->node_ids->len ? &g_array_index(c->node_ids, struct ynodeid, n) : NULL;
+
+		t->node_id[n] = y && y->given ? y->id : n;
+		for (unsigned m = 0; m < n; m++) {
+			const struct ynodeid *x = m < c->node_ids->len ? &g_array_index(c->node_ids, struct ynodeid, m) : NULL;
+
+			if (t->node_id[m] != t->node_id[n])
+				continue;
+			if (y && y->given && x && x->given)
+				yerr(c, y->mark, "node id %u is given twice, here and at %zu:%zu (expected each node's "
+				     "firmware id once)", t->node_id[n], x->mark.line + 1, x->mark.column + 1);
+			else
+				yerr(c, y && y->given ? y->mark : x->mark, "node id %u is also the id of node %u in file "
+				     "order, which has no 'id' (a node without 'id' takes its place in file order: "
+				     "expected an id on every node or on none)", t->node_id[n], y && y->given ? m : n);
+			return false;
+		}
+	}
+	return true;
+}
+
 static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root)
 {
 	struct ss_topology *t = NULL;
@@ -1051,6 +1114,8 @@ static struct ss_topology *parse_machine(struct yctx *c, const yaml_node_t *root
 		ct->core = y->id[LV_CORE];
 		ct->capacity = y->capacity;
 	}
+	if (!node_ids(c, t))
+		goto fail;
 	t->name = name;
 	t->vendor = vendor;
 	t->description = description;
@@ -1135,7 +1200,9 @@ struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const 
 	c.first_mark = g_new0(yaml_mark_t, SS_MAX_CPUS);
 	c.seen = g_new0(bool, SS_MAX_CPUS);
 	c.scratch = g_new0(uint64_t, ss_cpumask_words(SS_MAX_CPUS));
+	c.node_ids = g_array_new(FALSE, TRUE, sizeof(struct ynodeid));
 	t = parse_machine(&c, root);
+	g_array_free(c.node_ids, TRUE);
 	g_array_free(c.cpus, TRUE);
 	g_free(c.first_mark);
 	g_free(c.seen);

@@ -165,6 +165,24 @@ static void test_parse_loads(void **state)
 	g_clear_error(&err);
 	assert_null(ss_cmp_parse_loads("25%,,50%", &n, &err));
 	g_clear_error(&err);
+	/* bare numbers above 1 in a list or a range: refused with the spec as it was probably meant */
+	assert_null(ss_cmp_parse_loads("0.25,50,100", &n, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_non_null(strstr(err->message, "--load '0.25,50,100': '50' is a bare number"));
+	assert_non_null(strstr(err->message, "(did you mean 0.25,50%,100%?)"));
+	g_clear_error(&err);
+	assert_null(ss_cmp_parse_loads("25..200/25", &n, &err));
+	assert_non_null(strstr(err->message, "'25' is a bare number"));
+	assert_non_null(strstr(err->message, "(did you mean 25%..200%/25%?)"));
+	g_clear_error(&err);
+	assert_null(ss_cmp_parse_loads("25%..200%/25", &n, &err));
+	assert_non_null(strstr(err->message, "(did you mean 25%..200%/25%?)"));
+	g_clear_error(&err);
+	l = ss_cmp_parse_loads("0.25..1/0.25", &n, &err);
+	assert_non_null(l);
+	assert_int_equal(n, 4);
+	assert_int_equal(l[3], 10000);
+	g_free(l);
 	/* one load twice (also spelled differently) and more than the limit: usage errors naming it */
 	assert_null(ss_cmp_parse_loads("50%,100%,0.5", &n, &err));
 	assert_int_equal(err->code, SS_ERROR_USAGE);

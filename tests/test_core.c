@@ -302,13 +302,34 @@ static void test_params(void **state)
 	assert_false(ss_parse_duration("-1s", &ns));
 	assert_false(ss_parse_duration("3 parsecs", &ns));
 	unsigned l;
-	assert_true(ss_parse_load("25%", &l));
+	assert_true(ss_parse_load("25%", &l, NULL));
 	assert_int_equal(l, 2500);
-	assert_true(ss_parse_load("1.5", &l));
+	assert_true(ss_parse_load("150%", &l, NULL));
 	assert_int_equal(l, 15000);
-	assert_false(ss_parse_load("0%", &l));
-	assert_false(ss_parse_load("-5%", &l));
-	assert_false(ss_parse_load("abc", &l));
+	assert_true(ss_parse_load("0.5", &l, NULL));
+	assert_int_equal(l, 5000);
+	assert_true(ss_parse_load("1", &l, NULL));
+	assert_int_equal(l, 10000);
+	assert_false(ss_parse_load("0%", &l, NULL));
+	assert_false(ss_parse_load("-5%", &l, NULL));
+	assert_false(ss_parse_load("abc", &l, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_non_null(strstr(err->message, "expected a percentage"));
+	g_clear_error(&err);
+	/* a bare number is a fraction: above 1 it is refused, with the percentage it probably meant */
+	l = 7;
+	assert_false(ss_parse_load("50", &l, &err));
+	assert_int_equal(l, 7);
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_non_null(strstr(err->message, "at most 1 (did you mean 50%?)"));
+	g_clear_error(&err);
+	assert_false(ss_parse_load("1.5", &l, &err));
+	assert_non_null(strstr(err->message, "(did you mean 1.5%?)"));
+	g_clear_error(&err);
+	g_autofree char *fix = ss_load_suggest_pct("0.5,50,12.5%,200");
+	assert_string_equal(fix, "0.5,50%,12.5%,200%");
+	g_autofree char *fix2 = ss_load_suggest_pct("25..200/25");
+	assert_string_equal(fix2, "25%..200%/25%");
 }
 
 static void test_histograms(void **state)

@@ -288,6 +288,10 @@ static void test_sparse_node_ids(void **state)
 	assert_non_null(t);
 	assert_int_equal(t->nr_nodes, 2);
 	assert_true(strstr(yaml, "# node0") && strstr(yaml, "# node2"));
+	/* the firmware's numbers are the nodes' ids (os_index): --nodes 2 is the second socket */
+	assert_true(strstr(yaml, "# node0\n        id: 0\n") && strstr(yaml, "# node2\n        id: 2\n"));
+	assert_int_equal(ss_node_id(t, 0), 0);
+	assert_int_equal(ss_node_id(t, 1), 2);
 	/* no distance matrix: 10/20 with a warning, one NUMA level */
 	assert_int_equal(ss_node_distance(t, 0, 1), 20);
 	assert_true(strstr(warn, "no NUMA latency matrix") != NULL);

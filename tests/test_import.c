@@ -597,6 +597,144 @@ static void test_offline_hole(void **state)
 	g_free(root);
 }
 
+/*
+ * A machine whose firmware numbers its nodes across the packages: package 0
+ * holds nodes 0 (CPUs 0-3) and 2 (4-7), package 1 nodes 1 (8-11) and 3
+ * (12-15), so the import lists the nodes 0,2,1,3. Node lists name firmware
+ * ids, as numactl -N does: --nodes 1 runs on CPUs 8-11, not on the second
+ * node of the file (CPUs 4-7); memory_node does the same.
+ */
+static void test_node_ids_out_of_order(void **state)
+{
+	static const unsigned node_of_cpu[4] = { 0, 2, 1, 3 };        /* by CPU / 4 */
+	static const char *const dist[4] = { "10 20 12 20\n", "20 10 20 12\n", "12 20 10 20\n", "20 12 20 10\n" };
+	GError *err = NULL;
+	char *root = g_dir_make_tmp("simsched-sysfs-XXXXXX", &err), rel[128], txt[64];
+	(void)state;
+
+	assert_non_null(root);
+	put(root, "proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x48\n");
+	put(root, "sys/devices/system/cpu/online", "0-15\n");
+	for (unsigned c = 0; c < 16; c++) {
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
+		put(root, rel, c < 8 ? "0\n" : "1\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/core_id", c);
+		g_snprintf(txt, sizeof(txt), "%u\n", c);
+		put(root, rel, txt);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", c);
+		put(root, rel, txt);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/level", c);
+		put(root, rel, "3\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/type", c);
+		put(root, rel, "Unified\n");
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/shared_cpu_list", c);
+		g_snprintf(txt, sizeof(txt), "%u-%u\n", c / 4 * 4, c / 4 * 4 + 3);
+		put(root, rel, txt);
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned n = node_of_cpu[k];
+
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/cpulist", n);
+		g_snprintf(txt, sizeof(txt), "%u-%u\n", 4 * k, 4 * k + 3);
+		put(root, rel, txt);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/distance", n);
+		put(root, rel, dist[n]);
+	}
+
+	char *yaml = ss_topology_import_sysfs(root, "interleaved", NULL, &err);
+	if (!yaml)
+		fail_msg("%s", err->message);
+	/* file order 0,2,1,3, each node with its firmware id */
+	const char *n0 = strstr(yaml, "- cpus: \"0-3\"    # node0\n        id: 0\n");
+	const char *n2 = strstr(yaml, "- cpus: \"4-7\"    # node2\n        id: 2\n");
+	const char *n1 = strstr(yaml, "- cpus: \"8-11\"    # node1\n        id: 1\n");
+	const char *n3 = strstr(yaml, "- cpus: \"12-15\"    # node3\n        id: 3\n");
+	if (!n0 || !n2 || !n1 || !n3)
+		fail_msg("node ids missing:\n%s", yaml);
+	assert_true(n0 < n2 && n2 < n1 && n1 < n3);
+	/* the SLIT follows the file's node order: row 2 is node1's (20 10 20 12 by id -> 20 20 10 12) */
+	assert_non_null(strstr(yaml, "    - [10, 12, 20, 20]\n    - [12, 10, 20, 20]\n    - [20, 20, 10, 12]\n"));
+	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "interleaved.yaml", &err);
+	if (!t)
+		fail_msg("%s\n%s", err->message, yaml);
+	for (unsigned c = 0; c < 16; c++)
+		assert_int_equal(ss_node_id(t, t->cpu[c].node), node_of_cpu[c / 4]);
+
+	char *wpath = g_build_filename(SS_SOURCE_DIR, "workloads", "netperf-tcp-rr.yaml", NULL);
+	struct ss_workload *wl = ss_workload_load(wpath, &err);
+	assert_non_null(wl);
+	struct ss_run_config c = { 0 };
+	c.topo = t;
+	c.wl = wl;
+	c.policy = "sis_util";
+	ss_params_defaults(&c.params, t);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.duration_ns = 20000000;
+	c.warmup_ns = 5000000;
+	c.nodes = "1";
+	struct ss_results *r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s", err->message);
+	assert_int_equal(r->nr_allowed_cpus, 4);
+	assert_int_equal(r->nr_instances, 4);
+	for (unsigned cpu = 0; cpu < 16; cpu++) {
+		if (cpu >= 8 && cpu < 12) {
+			assert_true(r->cpu[cpu].busy_ns > 0);
+		} else {
+			assert_int_equal(r->cpu[cpu].busy_ns, 0);
+			assert_int_equal(r->cpu[cpu].wakeups, 0);
+		}
+	}
+	ss_results_free(r);
+	/* "0,2" is package 0 (CPUs 0-7); a node the machine lacks names the valid ids */
+	c.nodes = "0,2";
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	for (unsigned cpu = 0; cpu < 16; cpu++)
+		assert_int_equal(r->cpu[cpu].busy_ns > 0, cpu < 8);
+	ss_results_free(r);
+	c.nodes = "4";
+	assert_null(ss_simulate(&c, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_string_equal(err->message, "--nodes '4': interleaved has no node 4 (its node ids: 0-3)");
+	g_clear_error(&err);
+	ss_workload_free(wl);
+
+	/* memory_node names a firmware node too: 2 is the second node of the file; 5 is none */
+	static const char wl_yaml[] =
+		"name: mem\ninstance: one\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n  - name: t\n    memory_node: %s\n    memory_bandwidth: 1000MB/s\n"
+		"    program: [loop: {forever: true, do: [run: 100us, sleep: 100us]}]\n";
+	char *wtxt = g_strdup_printf(wl_yaml, "2");
+	wl = ss_workload_load_string(wtxt, strlen(wtxt), "mem.yaml", &err);
+	if (!wl)
+		fail_msg("%s", err->message);
+	c.wl = wl;
+	c.nodes = NULL;
+	r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s", err->message);
+	ss_results_free(r);
+	ss_workload_free(wl);
+	g_free(wtxt);
+	wtxt = g_strdup_printf(wl_yaml, "5");
+	wl = ss_workload_load_string(wtxt, strlen(wtxt), "mem.yaml", &err);
+	assert_non_null(wl);
+	c.wl = wl;
+	assert_null(ss_simulate(&c, &err));
+	assert_non_null(strstr(err->message, "memory_node 5 of role 't' is not a node of interleaved (expected one of its node ids: 0-3)"));
+	g_clear_error(&err);
+	ss_workload_free(wl);
+	g_free(wtxt);
+
+	g_free(wpath);
+	ss_topology_free(t);
+	g_free(yaml);
+	rm_tree(root);
+	g_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_offline_hole),
 		cmocka_unit_test(test_inconsistent_trees),
+		cmocka_unit_test(test_node_ids_out_of_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,6 +108,10 @@ static void test_spec_errors(void **state)
 {
 	expect_error("pol.yaml", HEAD "policies: [sis_prop, bogus]\nloads: 50%\nseeds: 2\n", "3:22", "unknown policy 'bogus'");
 	expect_error("load.yaml", HEAD "policies: [sis_prop]\nloads: [50%, 7x]\nseeds: 2\n", "4:14", "load '7x'");
+	expect_error("bare.yaml", HEAD "policies: [sis_prop]\nloads: [50%, 75]\nseeds: 2\n", "4:14",
+		     "load '75': a bare number is a fraction of one instance per CPU (0.5 = 50%), at most 1 (did you mean 75%?)");
+	expect_error("barerange.yaml", HEAD "policies: [sis_prop]\nloads: 50..200/50\nseeds: 2\n", "4:8",
+		     "loads '50..200/50': '50' is a bare number");
 	expect_error("range.yaml", HEAD "policies: [sis_prop]\nloads: 200%..25%/25%\nseeds: 2\n", "4:8", "not a load range");
 	expect_error("dupload.yaml", HEAD "policies: [sis_prop]\nloads: [50%, 0.5]\nseeds: 2\n", "4:8", "listed twice");
 	expect_error("duppol.yaml", HEAD "policies: [sis_prop, sis_prop]\nloads: 50%\nseeds: 2\n", "3:22", "listed twice");
@@ -123,7 +127,8 @@ static void test_spec_errors(void **state)
 	expect_error("setkey.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nset:\n  ipi: 3\n", "7:3", "not SECTION.KEY");
 	expect_error("feat.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nsched_features: NO_BOGUS\n", "6:17",
 		     "sched_features");
-	expect_error("nodes.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nnodes: 0-5\n", "6:8", "not a node list");
+	expect_error("nodes.yaml", HEAD "policies: [sis_prop]\nloads: 50%\nseeds: 2\nnodes: 0-5\n", "6:8",
+		     "nodes '0-5' on topology " TOPO ": desktop-8c16t has no node 5 (its node ids: 0)");
 	expect_error("topo.yaml", "topologies: [nothere.yaml]\nworkloads: [" WL "]\npolicies: [sis_prop]\nloads: 50%\nseeds: 2\n",
 		     "1:14", "topology 'nothere.yaml'");
 	expect_error("syntax.yaml", "topologies: [" TOPO "\nworkloads: x\n", "2:10", "YAML syntax error");

@@ -1040,6 +1040,25 @@ static void test_bad_strings(void **state)
 		{ "name: x\nvendor: intel\noffline: \"9\"\ncores: \"0-3\"\n",
 		  "<string>:3:10: 'offline' names CPU 9, beyond the machine's CPUs 0..3 (expected" },
 		{ "name: \"\"\nvendor: intel\ncores: \"0-3\"\n", "<string>:1:7: name is empty (expected" },
+		/* node ids: distinct, in range, on nodes only, not in repeated entries */
+		{ "name: x\nvendor: intel\nnodes: [{id: 2, cores: 0}, {id: 2, cores: 1}]\n",
+		  "<string>:3:33: node id 2 is given twice, here and at 3:14 (expected each node's firmware id once)" },
+		{ "name: x\nvendor: intel\nnodes: [{id: 1, cores: 0}, {cores: 1}]\n",
+		  "<string>:3:14: node id 1 is also the id of node 1 in file order, which has no 'id'" },
+		{ "name: x\nvendor: intel\nnodes: [{cores: 0}, {id: 0, cores: 1}]\n",
+		  "<string>:3:26: node id 0 is also the id of node 0 in file order, which has no 'id'" },
+		{ "name: x\nvendor: intel\nnodes: [{id: -1, cores: 0}]\n",
+		  "<string>:3:14: id -1 is out of range (expected 0..4294967294)" },
+		{ "name: x\nvendor: intel\nnodes: [{id: 4294967295, cores: 0}]\n",
+		  "<string>:3:14: id 4294967295 is out of range (expected 0..4294967294)" },
+		{ "name: x\nvendor: intel\nnodes: [{id: one, cores: 0}]\n",
+		  "<string>:3:14: id is the string 'one' (expected an integer in 0..4294967294)" },
+		{ "name: x\nvendor: intel\nnodes: [{id: 3, repeat: 2, cores: 0}]\n",
+		  "<string>:3:14: id 3 in a repeated node: every copy would have it" },
+		{ "name: x\nvendor: intel\npackages: [{repeat: 2, nodes: [{id: 3, cores: 0}]}]\n",
+		  "<string>:3:37: id 3 in a repeated node: every copy would have it" },
+		{ "name: x\nvendor: intel\npackages: [{id: 3, cores: 0}]\n",
+		  "<string>:3:13: unknown key 'id' in a package" },
 	};
 	(void)state;
 
@@ -1053,6 +1072,99 @@ static void test_bad_strings(void **state)
 			fail_msg("case %u:\n  got:  %s\n  want: %s", i, err->message, cases[i].msg);
 		g_error_free(err);
 	}
+}
+
+/*
+ * Firmware node ids ('id' on a node, docs/topologies.md): nodes keep their
+ * file order inside (cpu[].node, SLIT rows) and their ids outside: topo
+ * text, JSON and YAML print the ids, the YAML round-trips them, and node
+ * lists name nodes by id. Without 'id' a node's id is its file order.
+ */
+static void test_node_ids(void **state)
+{
+	static const char yaml[] =
+		"name: ids\nvendor: arm\n"
+		"numa: {distance: [[10, 12, 20, 20], [12, 10, 20, 20], [20, 20, 10, 12], [20, 20, 12, 10]]}\n"
+		"packages:\n"
+		"  - nodes: [{id: 0, cores: \"0-3\"}, {id: 2, cores: \"4-7\"}]\n"
+		"  - nodes: [{id: 1, cores: \"8-11\"}, {id: 3, cores: \"12-15\"}]\n";
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "ids.yaml", &err), *again;
+	uint64_t m[1];
+	char *s;
+	(void)state;
+
+	if (!t)
+		fail_msg("%s", err->message);
+	assert_int_equal(t->nr_nodes, 4);
+	assert_int_equal(t->cpu[4].node, 1);               /* second in file order ... */
+	assert_int_equal(ss_node_id(t, t->cpu[4].node), 2);/* ... firmware node 2 */
+	assert_int_equal(ss_node_id(t, t->cpu[8].node), 1);
+	assert_int_equal(ss_topology_node_index(t, 1), 2);
+	assert_int_equal(ss_topology_node_index(t, 4), -1);
+	/* node lists by id: "1" is the third node in file order (CPUs 8-11) */
+	assert_true(ss_topology_parse_nodes(t, "1", m, &err));
+	assert_int_equal(m[0], 1u << 2);
+	assert_true(ss_topology_parse_nodes(t, "0-1", m, &err));
+	assert_int_equal(m[0], (1u << 0) | (1u << 2));
+	assert_true(ss_topology_parse_nodes(t, " 3 ,2", m, &err));
+	assert_int_equal(m[0], (1u << 3) | (1u << 1));
+	s = ss_topology_format_node_ids(t, m);
+	assert_string_equal(s, "2-3");
+	g_free(s);
+	s = ss_topology_format_node_ids(t, NULL);
+	assert_string_equal(s, "0-3");
+	g_free(s);
+	assert_false(ss_topology_parse_nodes(t, "4", m, &err));
+	assert_int_equal(err->code, SS_ERROR_USAGE);
+	assert_string_equal(err->message, "ids has no node 4 (its node ids: 0-3)");
+	g_clear_error(&err);
+	assert_false(ss_topology_parse_nodes(t, "1-7", m, &err));
+	assert_string_equal(err->message, "ids has no node 7 (its node ids: 0-3)");
+	g_clear_error(&err);
+	assert_false(ss_topology_parse_nodes(t, "99999999999999999999", m, &err));
+	assert_string_equal(err->message, "ids has no node 99999999999999999999 (its node ids: 0-3)");
+	g_clear_error(&err);
+	assert_false(ss_topology_parse_nodes(t, "3-1", m, &err));
+	assert_non_null(strstr(err->message, "node range 3-1 runs backwards"));
+	g_clear_error(&err);
+	static const char *const bad[] = { "", "a", "1,", "-1", "1-", "0x1", "1 2", ",0" };
+	for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
+		if (ss_topology_parse_nodes(t, bad[i], m, &err))
+			fail_msg("'%s' parsed as a node list", bad[i]);
+		assert_non_null(strstr(err->message, "not a node list (expected firmware node ids like 0-1 or 0,2"));
+		assert_non_null(strstr(err->message, "ids has nodes 0-3)"));
+		g_clear_error(&err);
+	}
+	/* topo text and JSON print the ids; the distance table is labelled with them */
+	s = ss_topology_describe(t, "text", &err);
+	assert_non_null(strstr(s, "  node 2: 4-7\n"));
+	assert_non_null(strstr(s, "  node 1: 8-11\n"));
+	assert_non_null(strstr(s, "\nnode    0   2   1   3\n  0:   10  12  20  20\n  2:   12  10  20  20\n"));
+	assert_non_null(strstr(s, "node 2 cpus: 4-7\n"));
+	g_free(s);
+	s = ss_topology_describe(t, "json", &err);
+	assert_non_null(strstr(s, "\"node_ids\":\t[0, 2, 1, 3]"));
+	assert_non_null(strstr(s, "\"cpu\":\t4,\n\t\t\t\"package\":\t0,\n\t\t\t\"node\":\t2,"));
+	g_free(s);
+	/* YAML: written with the ids, loads to the same machine and ids */
+	s = ss_topology_describe(t, "yaml", &err);
+	assert_non_null(strstr(s, "# node2\n        id: 2\n"));
+	again = ss_topology_load_string(s, strlen(s), "again.yaml", &err);
+	if (!again)
+		fail_msg("%s\n%s", err->message, s);
+	for (unsigned n = 0; n < 4; n++)
+		assert_int_equal(ss_node_id(again, n), ss_node_id(t, n));
+	g_free(s);
+	ss_topology_free(again);
+	ss_topology_free(t);
+
+	/* without ids: file order, as before */
+	t = ss_topology_load_string("name: x\nvendor: intel\nnodes: [{cores: 0}, {cores: 1}]\n", 54, "x.yaml", &err);
+	assert_non_null(t);
+	assert_int_equal(ss_node_id(t, 0), 0);
+	assert_int_equal(ss_node_id(t, 1), 1);
+	ss_topology_free(t);
 }
 
 /* The two ```yaml examples of docs/topologies.md load and describe the same machine. */
@@ -1222,6 +1334,7 @@ int main(void)
 		cmocka_unit_test(test_describe_yaml_round_trip),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_bad_strings),
+		cmocka_unit_test(test_node_ids),
 		cmocka_unit_test(test_loader_wording),
 		cmocka_unit_test(test_docs_examples),
 		cmocka_unit_test(test_io_error),

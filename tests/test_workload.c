@@ -753,7 +753,7 @@ static void test_run_start_errors(void **state)
 			 "cpus '4000-4003' of role 'pinned' has no CPU the task may use on kunpeng920 (expected CPUs of 0-127)");
 	expect_run_error(ss_workload_load(BAD("memory-node-not-on-machine.yaml"), &err), NULL,
 			 BAD("memory-node-not-on-machine.yaml") ":7:18: ",
-			 "memory_node 9 of role 'remote' is not a node of kunpeng920 (expected 0..3)");
+			 "memory_node 9 of role 'remote' is not a node of kunpeng920 (expected one of its node ids: 0-3)");
 	/* CPUs 0-3 exist, but --nodes 2 leaves only 64-95 */
 	expect_run_error(ss_workload_load_string(pinned, sizeof pinned - 1, "pinned.yaml", &err), "2", "pinned.yaml:6:11: ",
 			 "cpus '0-3' of role 'pinned' has no CPU the task may use on kunpeng920 (expected CPUs of 64-95, as restricted by --nodes)");

@@ -2,18 +2,23 @@
 # Output identity between two builds: runs a matrix of machines, workloads,
 # policies and loads on both and compares the JSON results, ignoring only
 # engine.events (the number of events an engine needs is not a result).
+# Both run as `simsched` (argv[0]) with the same --json name in a directory
+# of their own, so the command lines they record (provenance.command) match.
 # Exits 1 on the first difference set, printing which runs differ.
 #   tests/bench/compare-builds.sh OLD_BUILD NEW_BUILD [quick|full]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-old=$1/simsched new=$2/simsched mode=${3:-full}
+old=$(cd "$1" && pwd)/simsched new=$(cd "$2" && pwd)/simsched mode=${3:-full}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 run_pair() {   # name, args...
 	local name=$1; shift
-	"$old" run "$@" --quiet --json "$tmp/a.json" 2>"$tmp/a.err"; local ra=$?
-	"$new" run "$@" --quiet --json "$tmp/b.json" 2>"$tmp/b.err"; local rb=$?
+	mkdir -p "$tmp/old" "$tmp/new"
+	(cd "$tmp/old" && exec -a simsched "$old" run "$@" --quiet --json result.json) 2>"$tmp/a.err"; local ra=$?
+	(cd "$tmp/new" && exec -a simsched "$new" run "$@" --quiet --json result.json) 2>"$tmp/b.err"; local rb=$?
+	mv -f "$tmp/old/result.json" "$tmp/a.json" 2>/dev/null
+	mv -f "$tmp/new/result.json" "$tmp/b.json" 2>/dev/null
 	n=$((n + 1))
 	if [ $ra -ne $rb ] || ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
 		echo "DIFF exit/stderr: $name ($ra vs $rb)"; fail=1; return

@@ -69,6 +69,22 @@ bool ss_params_set(struct ss_params *p, const char *policy, const char *assignme
  */
 char *ss_params_help(const char *policy, const struct ss_topology *t);
 
+/**
+ * The i-th parameter of every section but policy (i from 0, in the order
+ * `--set help` lists them): *section and *key ("kernel", "hz"), static
+ * strings. false when i is past the last one.
+ */
+bool ss_params_nth(unsigned i, const char **section, const char **key);
+
+/**
+ * The value the model uses for a parameter in p under policy (NULL =
+ * sis_util): key is "SECTION.KEY" or an assignment "SECTION.KEY=VALUE" (its
+ * key). Times in ns, counts and switches as integers, kernel.freq_ratio as
+ * the fraction the model runs at (its 1/1024 steps), policy.* the policy's
+ * value (set, else its default). false if the key is not a parameter.
+ */
+bool ss_params_resolve(const struct ss_params *p, const char *policy, const char *key, double *value);
+
 /** Parse a duration "2s", "1.5ms", "200us", "100ns", "3" (ns) into ns. false if malformed. */
 bool ss_parse_duration(const char *s, uint64_t *ns);
 

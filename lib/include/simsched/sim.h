@@ -128,7 +128,17 @@ bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError
  */
 #define SS_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
-/** Parse a load "100%", "25%", "1.5" (fraction) into percent × 100. */
-bool ss_parse_load(const char *s, unsigned *load_pct_x100);
+/**
+ * Parse a load into percent × 100: a percentage "25%", "200%", "12.5%"
+ * (0.01 %..10000 %) or a fraction 0 < F <= 1 ("0.5" = 50 %, "1" = 100 %).
+ * A bare number above 1 is refused (a "50" meant as 50 % would run 5000 %).
+ * false + *err (SS_ERROR_USAGE; may be NULL) with what is wrong, without the
+ * option's name: "a bare number is a fraction ..., at most 1 (did you mean
+ * 50%?)" or "expected a percentage like ...".
+ */
+bool ss_parse_load(const char *s, unsigned *load_pct_x100, GError **err);
+
+/** The load spec with a '%' after every bare number above 1 ("50,100" -> "50%,100%"), for messages. g_free. */
+char *ss_load_suggest_pct(const char *spec);
 
 #endif

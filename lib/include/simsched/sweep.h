@@ -46,6 +46,23 @@ uint64_t ss_sweep_nr_points(const struct ss_sweep_spec *s);
  */
 char *ss_sweep_point_key(const struct ss_sweep_spec *s, uint64_t idx);
 
+struct ss_run_config;
+struct ss_results;
+struct ss_provenance;
+/**
+ * Rerun of a record (simsched run --rerun FILE --record LINE): the record
+ * `line` (as read, without '\n') with the figures of r, which the caller
+ * ran with cfg as the record's provenance says (ss_rerun_load()). Its
+ * coordinates (key, files as written in the spec, set values, grid
+ * indices) and provenance.spec come from `line`; names, figures and the
+ * rest of the provenance from cfg, r and p (p->command and p->spec_* are
+ * ignored). For unchanged files and the same simsched this is `line` again,
+ * byte for byte, with its '\n'. g_free; NULL + *err (SS_ERROR_INVALID) if
+ * line is not a record with its coordinates.
+ */
+char *ss_sweep_record_rerun(const char *line, const struct ss_run_config *cfg, const struct ss_results *r,
+			    const struct ss_provenance *p, GError **err);
+
 /** A shard: points with index % n == k - 1; k = n = 1 (or 0) is the whole grid. */
 bool ss_sweep_parse_shard(const char *text, unsigned *k, unsigned *n, GError **err);
 

@@ -174,6 +174,15 @@ struct ss_topology {
 	/* Added (offline CPUs), set by ss_topology_build(): */
 	const uint64_t *active_mask;   /* cpu_active_mask: the online CPUs (nr_words words) */
 	unsigned nr_active;            /* CPUs in active_mask, 1..nr_cpus (nr_cpus if none is offline) */
+	/*
+	 * Added (firmware node ids): node_id[n] is the firmware's number of node
+	 * n (the n-th node in file order: the row of `distance`, the value of
+	 * cpu[].node), as /sys/devices/system/node/nodeK and numactl -N name it;
+	 * nr_nodes entries, distinct, 0..SS_MAX_NODE_ID. ss_topology_new() sets
+	 * node_id[n] = n; the YAML 'id' key of a node sets it. NULL reads as
+	 * the identity (ss_node_id()).
+	 */
+	unsigned *node_id;
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
@@ -240,6 +249,41 @@ static inline bool ss_cpus_share_cache(const struct ss_topology *t, unsigned a, 
 {
 	return t->cpu[a].llc_id == t->cpu[b].llc_id;
 }
+
+/** The largest firmware node id a topology file or node list takes (sysfs: nodeK, K < 2^32 - 1). */
+#define SS_MAX_NODE_ID 4294967294u
+
+/** Added (firmware node ids). The firmware id of node n (n < t->nr_nodes, file order). */
+static inline unsigned ss_node_id(const struct ss_topology *t, unsigned n)
+{
+	return t->node_id ? t->node_id[n] : n;
+}
+
+/**
+ * Added (firmware node ids). The node (index in file order) whose firmware
+ * id is id, or -1 if the machine has none.
+ */
+int ss_topology_node_index(const struct ss_topology *t, uint64_t id);
+
+/**
+ * Added (firmware node ids). Parse a NUMA node list as numactl -N reads it,
+ * by firmware node id: "1", "0-1", "0,2-3" (decimal ids, ranges inclusive,
+ * spaces around items allowed). Every id named, and both ends of a range,
+ * must be a node of the machine; a range takes the machine's nodes whose
+ * ids lie in it (ids 0,2 and "0-2": both nodes). Sets bit n of node_mask
+ * (ss_cpumask_words(t->nr_nodes) words, cleared first) for each node n
+ * (file-order index) taken. false + *err (SS_ERROR_USAGE) with a message
+ * without the option's name: "kunpeng920 has no node 4 (its node ids:
+ * 0-3)" or "not a node list (expected node ids like 0-1 or 0,2; ...)".
+ */
+bool ss_topology_parse_nodes(const struct ss_topology *t, const char *list, uint64_t *node_mask, GError **err);
+
+/**
+ * Added (firmware node ids). The firmware ids of the nodes in node_mask
+ * (bits = file-order indices; NULL = every node) as a node list, ascending,
+ * ranges folded: "0-3", "1", "0,2,99". g_free.
+ */
+char *ss_topology_format_node_ids(const struct ss_topology *t, const uint64_t *node_mask);
 
 /** node_distance(a, b): SLIT row a, column b (10 = local); may differ from (b, a). */
 static inline unsigned ss_node_distance(const struct ss_topology *t, unsigned a, unsigned b)
