@@ -54,6 +54,20 @@ char *ss_file_sha256(const char *path, GError **err)
 	return hex;
 }
 
+
+/* The value in force of the workload's parameter name; false if it has none of that name. */
+static bool wl_param(const struct ss_workload *w, const char *name, double *v)
+{
+	for (unsigned i = 0; w && i < ss_workload_nr_params(w); i++) {
+		const struct ss_wl_param *pm = ss_workload_param(w, i);
+		if (!strcmp(pm->name, name)) {
+			*v = (double)pm->value;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool shell_safe(const char *a)
 {
 	if (!*a)
@@ -153,11 +167,19 @@ cJSON *ss_provenance_json(const struct ss_provenance *p, const struct ss_run_con
 
 		cJSON_AddStringToObject(e, "given", p->sets[i]);
 		cJSON_AddStringToObject(e, "key", k);
-		if (ss_params_resolve(&cfg->params, policy, k, &v))
+		if (g_str_has_prefix(k, "workload.") && wl_param(cfg->wl, k + strlen("workload."), &v))
+			cJSON_AddNumberToObject(e, "value", v);
+		else if (ss_params_resolve(&cfg->params, policy, k, &v))
 			cJSON_AddNumberToObject(e, "value", v);
 		else
 			cJSON_AddNullToObject(e, "value");
 		cJSON_AddItemToArray(a, e);
+	}
+	/* the workload file's parameters in force (docs/workloads.md "Parameters"), defaults included */
+	x = cJSON_AddObjectToObject(o, "workload_params");
+	for (unsigned i = 0; cfg->wl && i < ss_workload_nr_params(cfg->wl); i++) {
+		const struct ss_wl_param *pm = ss_workload_param(cfg->wl, i);
+		cJSON_AddNumberToObject(x, pm->name, (double)pm->value);
 	}
 	x = cJSON_AddObjectToObject(o, "params");
 	for (unsigned i = 0; ss_params_nth(i, &section, &key); i++) {

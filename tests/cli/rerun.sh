@@ -146,4 +146,15 @@ EOF
 expect 2 "--record 9: $tmp/r.jsonl has 8 lines" run --rerun "$tmp/r.jsonl" --record 9
 expect 2 "$tmp/r.jsonl: not one result but 8 lines" run --rerun "$tmp/r.jsonl"
 expect 1 "$tmp/a.json:2: not a sweep record" run --rerun "$tmp/a.json" --record 2
+# workload parameters (--set workload.NAME=VALUE) are recorded with their values and rerun
+"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$src/workloads/hackbench-process-pipes.yaml" \
+	--set workload.num_fds=4 --set workload.loops=10 --load 50% -q --json "$tmp/hb.json"
+"$bin" run --rerun "$tmp/hb.json" --json "$tmp/hb2.json" -q
+cmp "$tmp/hb.json" "$tmp/hb2.json"
+python3 - "$tmp/hb.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))["provenance"]
+assert [s["value"] for s in p["set"]] == [4, 10], p["set"]
+assert p["workload_params"]["num_fds"] == 4 and p["workload_params"]["loops"] == 10, p["workload_params"]
+EOF
 echo "rerun ok"
