@@ -135,26 +135,7 @@ static void spawns(struct walk *k, uint32_t target, uint32_t nr, uint32_t count)
 /* ---- recording a run ---- */
 
 #define MAXA 400000
-struct trace {
-	unsigned n;
-	struct {
-		uint64_t t;
-		unsigned task;
-		struct ss_wl_action a;
-	} e[MAXA];
-};
-
-static void record(void *ctx, uint64_t now, unsigned task, const struct ss_wl_action *a)
-{
-	struct trace *tr = ctx;
-
-	if (tr->n < MAXA) {
-		tr->e[tr->n].t = now;
-		tr->e[tr->n].task = task;
-		tr->e[tr->n].a = *a;
-		tr->n++;
-	}
-}
+#include "action_trace.h"
 
 static unsigned count(const struct trace *tr, unsigned task, enum ss_wl_action_kind k)
 {

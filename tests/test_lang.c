@@ -36,26 +36,7 @@ static int teardown(void **state)
 }
 
 #define MAXA 200000
-struct trace {
-	unsigned n;
-	struct {
-		uint64_t t;
-		unsigned task;
-		struct ss_wl_action a;
-	} e[MAXA];
-};
-
-static void record(void *ctx, uint64_t now, unsigned task, const struct ss_wl_action *a)
-{
-	struct trace *tr = ctx;
-
-	if (tr->n < MAXA) {
-		tr->e[tr->n].t = now;
-		tr->e[tr->n].task = task;
-		tr->e[tr->n].a = *a;
-		tr->n++;
-	}
-}
+#include "action_trace.h"
 
 static const char head[] = "name: t\ninstance: inst\nmetric: {name: x, unit: transactions/s, higher_is_better: true}\n";
 

@@ -583,26 +583,7 @@ static int sim_teardown(void **state)
 }
 
 #define MAXA 100000
-struct trace {
-	unsigned n;
-	struct {
-		uint64_t t;
-		unsigned task;
-		struct ss_wl_action a;
-	} e[MAXA];
-};
-
-static void record(void *ctx, uint64_t now, unsigned task, const struct ss_wl_action *a)
-{
-	struct trace *tr = ctx;
-
-	if (tr->n < MAXA) {
-		tr->e[tr->n].t = now;
-		tr->e[tr->n].task = task;
-		tr->e[tr->n].a = *a;
-		tr->n++;
-	}
-}
+#include "action_trace.h"
 
 /*
  * Run tests/data/rtapp/FILE on kunpeng920 at 100 % (the task set once),
