@@ -23,38 +23,7 @@
 #define TOPO SS_SOURCE_DIR "/topologies/desktop-8c16t.yaml"
 #define WL SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml"
 
-static char *tmpdir;
-
-static int setup(void **state)
-{
-	(void)state;
-	tmpdir = g_dir_make_tmp("simsched-prov-XXXXXX", NULL);
-	return tmpdir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	GDir *d = g_dir_open(tmpdir, 0, NULL);
-	const char *e;
-	(void)state;
-	while (d && (e = g_dir_read_name(d))) {
-		char *p = g_build_filename(tmpdir, e, NULL);
-		g_remove(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(tmpdir);
-	g_free(tmpdir);
-	return 0;
-}
-
-static char *write_tmp(const char *name, const char *text)
-{
-	char *p = g_build_filename(tmpdir, name, NULL);
-	assert_true(g_file_set_contents(p, text, -1, NULL));
-	return p;
-}
+#include "tmpdir.h"
 
 static void test_sha256_and_command_line(void **state)
 {
@@ -244,5 +213,5 @@ int main(void)
 		cmocka_unit_test(test_params_resolve),
 		cmocka_unit_test(test_json_and_rerun_load),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -24,36 +24,7 @@
 #define WL SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml"
 #define HEAD "topologies: [" TOPO "]\nworkloads: [" WL "]\n"
 
-static char *tmpdir;
-
-static int setup(void **state)
-{
-	tmpdir = g_dir_make_tmp("ss_sweep_XXXXXX", NULL);
-	return tmpdir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	GDir *d = g_dir_open(tmpdir, 0, NULL);
-	const char *n;
-	while (d && (n = g_dir_read_name(d))) {
-		char *p = g_build_filename(tmpdir, n, NULL);
-		g_unlink(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(tmpdir);
-	g_free(tmpdir);
-	return 0;
-}
-
-static char *write_tmp(const char *name, const char *text)
-{
-	char *p = g_build_filename(tmpdir, name, NULL);
-	assert_true(g_file_set_contents(p, text, -1, NULL));
-	return p;
-}
+#include "tmpdir.h"
 
 G_GNUC_NO_INLINE static char *slurp(const char *path)
 {
@@ -366,5 +337,5 @@ int main(void)
 		cmocka_unit_test(test_keys_and_shards),
 		cmocka_unit_test(test_shards_resume_report),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
