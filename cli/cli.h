@@ -65,6 +65,9 @@ int ss_cli_sweep(int argc, char **argv);
 /** simsched report FILE... [--metric M] [--format F] [--policies A,B] [--out FILE] (cli/sweep.c). */
 int ss_cli_report(int argc, char **argv);
 
+/** simsched validate [S01,S08,...] [--experiments DIR] [--quick] [--jobs N] [--out DIR] [--shard K/N] [--format F] (cli/validate.c). */
+int ss_cli_validate(int argc, char **argv);
+
 /* simsched run's trace options (cli/trace.c; docs/output.md "kernel trace"). */
 struct ss_cli_trace {
 	char *path, *window, *cpus;   /* --trace, --trace-window, --trace-cpus */

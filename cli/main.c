@@ -10,6 +10,7 @@
  *   simsched topo     --topology T [--format text|json|yaml | --json]
  *   simsched policies [--policy-plugin FILE.so]
  *   simsched pelt     --period P --busy X% | --workload W --task PATH  (cli/pelt.c)
+ *   simsched validate [S01,...] [--quick] [--out DIR] [--shard K/N]          (cli/validate.c)
  *   (run, compare, sweep and policies load policy plugins with --policy-plugin FILE.so)
  */
 #include <locale.h>
@@ -67,6 +68,7 @@ static int usage(void)
 		"  compare   mmtests-style table: policies x loads x seeds, paired significance\n"
 		"  sweep     a grid from a YAML spec into a JSON-lines file (--shard K/N, --resume)\n"
 		"  report    merge sweep result files into compare's tables\n"
+		"  validate  run the seed threads' experiments (experiments/*.yaml) and print the scorecard\n"
 		"  topo      print a machine and the sched domains the kernel builds for it\n"
 		"            (topo import --sysfs [ROOT] | --hwloc FILE.xml: write a machine's YAML)\n"
 		"  pelt      util_avg over time of a periodic pattern or a workload's task alone on a CPU\n"
@@ -860,6 +862,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_policies(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pelt"))
 		return ss_cli_pelt(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "validate"))
+		return ss_cli_validate(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("simsched %s (kernel model v6.6)\n", SS_VERSION_STRING);
 		return 0;

@@ -254,4 +254,51 @@ char ss_xp_real_sign(const struct ss_xp_series *s, unsigned l, double eps);
 enum ss_xp_status ss_xp_check_s06_pelt(const struct ss_xp_check_s06 *c, char **why);
 enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char **why);
 
+/* ------------------------------------------------------------ simsched validate */
+
+/** Reduce x to its `quick:` grid in place (series, loads, seeds, durations); false if it has none. */
+bool ss_experiment_apply_quick(struct ss_experiment *x);
+
+struct ss_validate_opts {
+	const char *out_dir;    /* specs/ (generated sweep specs) and results*.jsonl go here; created if missing */
+	unsigned jobs;          /* worker threads per sweep; 0 = number of cores */
+	unsigned shard_k, shard_n;   /* run only this shard (results-K-of-N.jsonl); n = 0: all (results.jsonl) */
+	bool quick;             /* experiments already reduced with ss_experiment_apply_quick() */
+	bool no_run;            /* grade what the result files hold, run nothing */
+	void (*progress)(void *ctx, const char *spec, unsigned done, unsigned total);
+	void *progress_ctx;
+};
+
+/** What validate ran and found: per experiment its data and grade. */
+struct ss_validate_result {
+	unsigned nr;
+	struct ss_experiment **x;      /* borrowed */
+	struct ss_xp_data **data;
+	struct ss_xp_grade **grade;
+	char ***spec_files;            /* per experiment: the generated specs, NULL-terminated */
+	uint64_t points_run;           /* points this call ran */
+	uint64_t points_total;         /* points of every grid */
+	void *records;                 /* internal: the records read (cJSON array) */
+};
+
+/**
+ * Write each experiment's grid as sweep specs into out_dir/specs (one per
+ * series × group of policies with equal --set values × load for a unit by
+ * parameter), run them with --resume semantics into one result file (points
+ * whose key is there already — of this or another experiment — are not run
+ * again), read the records and grade. A spec the sweep machinery refuses (a
+ * kernel or a --set key this build does not know) or a failed run makes its
+ * points INVALID with the reason; it is not an error of the call. false +
+ * *err only for I/O errors on out_dir.
+ */
+bool ss_validate_run(struct ss_experiment **xs, unsigned nr, const struct ss_validate_opts *o,
+		     struct ss_validate_result **out, GError **err);
+void ss_validate_result_free(struct ss_validate_result *r);
+
+/**
+ * The scorecard and the per-experiment tables: format "text", "markdown" or
+ * "json". g_free; NULL + *err for another format.
+ */
+char *ss_validate_render(const struct ss_validate_result *r, const char *format, GError **err);
+
 #endif
