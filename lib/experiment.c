@@ -292,15 +292,26 @@ uint64_t ss_xp_instances_at(const struct ss_workload *w, unsigned load_pct_x100,
 bool ss_xp_load_for_instances(const struct ss_workload *w, unsigned nr_allowed, uint64_t instances,
 			      unsigned *load_pct_x100, GError **err)
 {
-	/* instances grow monotonically with the load: bisect for the smallest load giving >= instances */
-	unsigned lo = 1, hi = 1000000;   /* 0.01 % .. 10000 % */
-	if (!instances || ss_xp_instances_at(w, hi, nr_allowed) < instances) {
+	const unsigned lo_lim = 1, hi_lim = 1000000;   /* 0.01 % .. 10000 % */
+	if (!instances || ss_xp_instances_at(w, hi_lim, nr_allowed) < instances) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 			    "%" G_GUINT64_FORMAT " %ss of workload %s on %u CPUs is outside what --load 0.01%%..10000%% gives (expected 1..%" G_GUINT64_FORMAT ")",
 			    instances, ss_workload_instance_unit(w), ss_workload_name(w), nr_allowed,
-			    ss_xp_instances_at(w, hi, nr_allowed));
+			    ss_xp_instances_at(w, hi_lim, nr_allowed));
 		return false;
 	}
+	/* the exact load, instances / (instances_per_cpu × CPUs), to 0.01 % (nearest) */
+	const uint64_t per = (uint64_t)w->ipc_x1000 * (w->per_machine ? 1 : nr_allowed);   /* × 1000 × ipc_div */
+	const uint64_t num = instances * UINT64_C(10000) * 1000 * (w->ipc_div ? w->ipc_div : 1);
+	uint64_t exact = per ? (num + per / 2) / per : hi_lim;
+	if (exact < lo_lim)
+		exact = lo_lim;
+	if (exact <= hi_lim && ss_xp_instances_at(w, (unsigned)exact, nr_allowed) == instances) {
+		*load_pct_x100 = (unsigned)exact;
+		return true;
+	}
+	/* not representable to 0.01 %: the smallest load that gives the count */
+	unsigned lo = lo_lim, hi = hi_lim;
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 		if (ss_xp_instances_at(w, mid, nr_allowed) >= instances)

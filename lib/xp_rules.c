@@ -290,6 +290,8 @@ struct rctx {
 	const struct ss_xp_rule *r;
 	GString *why;
 	enum ss_xp_status st;
+	GHashTable *seen;         /* reasons of missing points already noted (said once) */
+	unsigned repeats;         /* points whose reason was said already */
 };
 
 static void note(struct rctx *c, enum ss_xp_status st, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
@@ -341,7 +343,14 @@ static const struct ss_xp_cell *cell(struct rctx *c, unsigned s, unsigned l)
 	const struct ss_xp_cell *ce = &c->d->cells[s][column(x, c->r->policy) * se->nr_loads + l];
 	if (ce->have)
 		return ce;
-	note(c, SS_XP_INVALID, "%s %g %s: %s", se->name, se->loads[l], se->unit, ce->why ? ce->why : "no value");
+	const char *why = ce->why ? ce->why : "no value";
+	if (g_hash_table_contains(c->seen, why)) {
+		c->repeats++;
+		c->st = SS_XP_INVALID;
+		return NULL;
+	}
+	g_hash_table_add(c->seen, (gpointer)why);
+	note(c, SS_XP_INVALID, "%s %g %s: %s", se->name, se->loads[l], se->unit, why);
 	return NULL;
 }
 
@@ -615,7 +624,7 @@ static bool in_list(char **list, const char *name)
 	return false;
 }
 
-/* S17's negative control: with the memory-bandwidth cost off, placement alone moves nothing. */
+/* S17's negative control: with the cost its series switch off (`set`), placement alone moves nothing. */
 static void check_s17(struct rctx *c)
 {
 	const struct ss_experiment *x = c->d->x;
@@ -623,17 +632,14 @@ static void check_s17(struct rctx *c)
 		const struct ss_xp_series *se = &x->series[s];
 		if (!in_list(x->check_series, se->name))
 			continue;
-		bool off = false;
-		for (char **p = se->set; *p; p++)
-			off |= g_str_has_prefix(*p, "cost.membw=") && !strcmp(strchr(*p, '=') + 1, "0");
-		if (!off) {
-			note(c, SS_XP_INVALID, "%s: not a control (its set has no cost.membw=0)", se->name);
+		if (!se->set[0]) {
+			note(c, SS_XP_INVALID, "%s: not a control (the series sets no cost off)", se->name);
 			continue;
 		}
 		for (unsigned l = 0; l < se->nr_loads; l++) {
 			const struct ss_xp_cell *ce = cell(c, s, l);
 			if (ce && fabs(ce->delta) > x->check_max_abs)
-				note(c, SS_XP_FAIL, "%s %g: |Δ| %.1f%% > %g%% with the memory-bandwidth cost off", se->name, se->loads[l],
+				note(c, SS_XP_FAIL, "%s %g: |Δ| %.1f%% > %g%% with the cost off", se->name, se->loads[l],
 				     fabs(ce->delta), x->check_max_abs);
 		}
 	}
@@ -759,7 +765,8 @@ struct ss_xp_grade *ss_xp_grade(const struct ss_xp_data *d)
 		struct ss_xp_rule quick_rule = { .kind = SS_XP_RANGE, .grade = 'A', .id = (char *)"quick" };
 		bool is_quick = i == x->nr_rules;
 		const struct ss_xp_rule *r = is_quick ? &quick_rule : &x->rules[i];
-		struct rctx c = { .d = d, .r = r, .why = g_string_new(NULL), .st = SS_XP_PASS };
+		struct rctx c = { .d = d, .r = r, .why = g_string_new(NULL), .st = SS_XP_PASS,
+				  .seen = g_hash_table_new(g_str_hash, g_str_equal) };
 		if (is_quick)
 			eval_quick(&c);
 		else if (d->quick && r->kind != SS_XP_CHECK)
@@ -768,6 +775,9 @@ struct ss_xp_grade *ss_xp_grade(const struct ss_xp_data *d)
 			c.st = SS_XP_SKIP, g_string_append(c.why, "not in --quick");
 		else
 			eval_rule(&c);
+		if (c.repeats)
+			g_string_append_printf(c.why, " (the same for %u more point%s)", c.repeats, c.repeats == 1 ? "" : "s");
+		g_hash_table_destroy(c.seen);
 		g->rules[i].status = c.st;
 		g->rules[i].why = g_string_free(c.why, FALSE);
 		bool counts = x->grade == 'B' || r->grade == 'A';
@@ -775,8 +785,12 @@ struct ss_xp_grade *ss_xp_grade(const struct ss_xp_data *d)
 			continue;
 		any_graded = true;
 		if (c.st == SS_XP_INVALID) {
+			/* the first reason in full, then the other rules it makes INVALID by name */
+			if (!any_invalid)
+				g_string_append_printf(why, "%s: %s", r->id, g->rules[i].why);
+			else
+				g_string_append_printf(why, "%s%s", strstr(why->str, "; also INVALID: ") ? ", " : "; also INVALID: ", r->id);
 			any_invalid = true;
-			g_string_append_printf(why, "%s%s: %s", why->len ? "; " : "", r->id, g->rules[i].why);
 		} else if (c.st == SS_XP_FAIL) {
 			any_fail = true;
 		}
