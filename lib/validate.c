@@ -645,8 +645,9 @@ static void render_details(GString *g, const struct ss_validate_result *r, unsig
 	for (unsigned s = 0; s < x->nr_series; s++) {
 		const struct ss_xp_series *se = &x->series[s];
 		double eps = ss_xp_epsilon(se);
-		g_string_append_printf(g, "\n%sseries %s: %s, metric %s, real: %s%s\n\n", md ? "**" : "", se->name, se->workload_file,
-				       se->metric, se->real_source, md ? "**" : "");
+		g_string_append_printf(g, "\n%sseries %s: %s, metric %s, real: %s; %u seeds, warmup %.3g s, measured %.3g s%s\n\n",
+				       md ? "**" : "", se->name, se->workload_file, se->metric, se->real_source, se->nr_seeds,
+				       se->warmup_ns / 1e9, se->duration_ns / 1e9, md ? "**" : "");
 		GString *h = g_string_new(NULL);
 		g_string_append_printf(h, "%s | real Δ %% | sign", se->unit);
 		for (unsigned p = 1; p < x->nr_policies; p++)
@@ -742,6 +743,9 @@ static char *render_json(const struct ss_validate_result *r)
 			cJSON_AddStringToObject(so, "unit", se->unit);
 			cJSON_AddStringToObject(so, "metric", se->metric);
 			cJSON_AddStringToObject(so, "real_source", se->real_source);
+			cJSON_AddNumberToObject(so, "seeds", se->nr_seeds);
+			cJSON_AddNumberToObject(so, "warmup_ns", (double)se->warmup_ns);
+			cJSON_AddNumberToObject(so, "duration_ns", (double)se->duration_ns);
 			cJSON *la = cJSON_AddArrayToObject(so, "loads"), *rla = cJSON_AddArrayToObject(so, "real");
 			for (unsigned l = 0; l < se->nr_loads; l++) {
 				cJSON_AddItemToArray(la, cJSON_CreateNumber(se->loads[l]));

@@ -14,7 +14,7 @@ src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for cmd in run compare sweep report topo "topo import" pelt policies; do
+for cmd in run compare sweep report topo "topo import" pelt policies validate; do
 	# shellcheck disable=SC2086
 	"$bin" $cmd --help > "$tmp/help.$(echo "$cmd" | tr ' ' _)"
 done
