@@ -104,7 +104,8 @@ static double t975(unsigned df)
  * build that writes them has nr_idle_scan_written_ns (when the last LLC got
  * its first nr_idle_scan write by a periodic balance; null: never) and
  * run_ended_ns (when the run stopped), at the top level or under
- * "validity"; without them validity cannot be told.
+ * "validity"; without them validity cannot be told. A run that deadlocked
+ * (deadlock_at_ns) is INVALID whatever else it says.
  */
 int ss_xp_record_validity(const void *record, char **why)
 {
@@ -114,6 +115,11 @@ int ss_xp_record_validity(const void *record, char **why)
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(src, "nr_idle_scan_written_ns");
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(src, "run_ended_ns");
 	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(o, "warmup_ns");
+	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(o, "deadlock_at_ns");
+	if (cJSON_IsNumber(dl)) {
+		*why = g_strdup_printf("the run deadlocked at %.3f s", dl->valuedouble / 1e9);
+		return 1;
+	}
 	if (!w || !e || !cJSON_IsNumber(warm))
 		return 2;
 	double start = warm->valuedouble;

@@ -316,6 +316,32 @@ static void test_unknown_metric(void **state)
 	ss_experiment_free(x);
 }
 
+/* The one reader of the validity fields: valid, INVALID (late budget, run over early, deadlock), cannot tell. */
+static void test_record_validity(void **state)
+{
+	(void)state;
+	char *why = NULL;
+	cJSON *r = record(1, true, NULL, 0, 0, 1e9);
+	assert_int_equal(ss_xp_record_validity(r, &why), 0);
+	cJSON_Delete(r);
+	r = record(1, true, NULL, 0, -1, 1e9);
+	assert_int_equal(ss_xp_record_validity(r, &why), 2);
+	cJSON_AddNullToObject(r, "nr_idle_scan_written_ns");
+	cJSON_AddNumberToObject(r, "run_ended_ns", 5e8);
+	assert_int_equal(ss_xp_record_validity(r, &why), 1);
+	assert_string_equal(why, "nr_idle_scan never written by a periodic balance");
+	g_free(why);
+	cJSON_ReplaceItemInObject(r, "nr_idle_scan_written_ns", cJSON_CreateNumber(2e8));
+	assert_int_equal(ss_xp_record_validity(r, &why), 1);
+	assert_string_equal(why, "run ended at 0.500 s, before its window (1.000 s)");
+	g_free(why);
+	cJSON_AddNumberToObject(r, "deadlock_at_ns", 3e9);
+	assert_int_equal(ss_xp_record_validity(r, &why), 1);
+	assert_string_equal(why, "the run deadlocked at 3.000 s");
+	g_free(why);
+	cJSON_Delete(r);
+}
+
 /* ------------------------------------------------------------ named checks on synthetic records */
 
 static double flat(unsigned p, unsigned l, unsigned k)
@@ -503,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_delta_interval),
 		cmocka_unit_test(test_rules_and_invalid),
 		cmocka_unit_test(test_unknown_metric),
+		cmocka_unit_test(test_record_validity),
 		cmocka_unit_test(test_check_s13),
 		cmocka_unit_test(test_check_s13_gate_open),
 		cmocka_unit_test(test_check_s17),
