@@ -21,6 +21,11 @@ grep -q '^simsched: validate: 1 experiments, 8 points in their grids, 8 run now'
 grep -q '^T01  A  kernel 6.6 (v6.6)  PASS \[validity of the windows: cannot tell\]$' "$tmp/a.txt" ||
 	grep -q '^T01  A  kernel 6.6 (v6.6)  PASS$' "$tmp/a.txt"
 grep -q '^  quick (quick, grade A): PASS$' "$tmp/a.txt"
+grep -q '^  pairs | real Δ % | sign | sis_util Δ % \[95 %\] | sign | probes_per_call sis_prop | probes_per_call sis_util | no_such_figure sis_prop | no_such_figure sis_util$' "$tmp/a.txt"
+grep -q '^  2 | +0.5 | 0 | .* | n/a | n/a$' "$tmp/a.txt"
+# a point two experiments share runs once: T04 has T01's grid
+"$bin" validate T01,T04 --quick --experiments "$fx" --out "$tmp/b" -j 2 > /dev/null 2> "$tmp/b.err"
+grep -q '^simsched: validate: 2 experiments, 16 points in their grids, 8 run now' "$tmp/b.err"
 # the generated spec reruns with simsched sweep into the same records
 spec=$(ls "$tmp/a/specs/"T01-TCP_RR-1.yaml)
 "$bin" sweep --spec "$spec" --out "$tmp/again.jsonl" -q
