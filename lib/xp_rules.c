@@ -765,7 +765,7 @@ struct ss_xp_grade *ss_xp_grade(const struct ss_xp_data *d)
 	struct ss_xp_grade *g = g_new0(struct ss_xp_grade, 1);
 	GString *why = g_string_new(NULL);
 	bool any_invalid = false, any_fail = false, any_graded = false;
-	g->nr_rules = x->nr_rules + (d->quick ? 1 : 0);
+	g->nr_rules = x->nr_rules + (d->quick && x->quick.present ? 1 : 0);
 	g->rules = g_new0(struct ss_xp_rule_result, g->nr_rules);
 	for (unsigned i = 0; i < g->nr_rules; i++) {
 		struct ss_xp_rule quick_rule = { .kind = SS_XP_RANGE, .grade = 'A', .id = (char *)"quick" };
@@ -1005,12 +1005,15 @@ enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char 
 			ok = false;
 			g_string_append_printf(g, "(expected %u)", c->linear[i]);
 		}
-		if (c->quadratic) {
-			unsigned q = ss_sis_util_nr_idle_scan(c->llc, sum, 117);
-			if (q != c->quadratic[i]) {
-				ok = false;
-				g_string_append_printf(g, " quadratic %u (expected %u)", q, c->quadratic[i]);
-			}
+	}
+	if (c->quadratic)
+		g_string_append(g, "; SIS_UTIL (imbalance_pct 117):");
+	for (unsigned i = 0; c->quadratic && i < c->nr_utils; i++) {
+		unsigned q = ss_sis_util_nr_idle_scan(c->llc, total * c->util_pct[i] / 100, 117);
+		g_string_append_printf(g, " %u%%→%u", c->util_pct[i], q);
+		if (q != c->quadratic[i]) {
+			ok = false;
+			g_string_append_printf(g, "(expected %u)", c->quadratic[i]);
 		}
 	}
 	for (unsigned i = 0; i < c->nr_fixtures; i++)

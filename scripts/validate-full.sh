@@ -43,11 +43,13 @@ start=$(date +%s.%N)
 # CPU time of the run: the children's user + system time (bash's times)
 "$bin" validate $quick $jobs --out "$out" --format markdown -q > "$tmp/card.md"
 end=$(date +%s.%N)
-cpu=$(times | tail -1 | awk '{
+# (the builtin in this shell, not in a pipeline: a subshell's children times start at 0)
+times > "$tmp/times"
+cpu=$(tail -1 "$tmp/times" | awk '{
 	split($1, u, "m"); split($2, s, "m");
 	gsub("s", "", u[2]); gsub("s", "", s[2]);
-	printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
-wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+	printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if ! git diff --quiet HEAD -- lib cli experiments workloads topologies 2>/dev/null; then
 	commit="$commit (with uncommitted changes)"

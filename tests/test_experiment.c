@@ -513,6 +513,11 @@ static void test_exact_checks(void **state)
 	assert_non_null(strstr(why, "8%→95(expected 96)"));
 	g_free(why);
 	x7->s07->linear[3] = 95;
+	x7->s07->quadratic[5] = 79;
+	assert_int_equal(ss_xp_check_s07_budgets(x7->s07, &why), SS_XP_FAIL);
+	assert_non_null(strstr(why, "47%→78(expected 79)"));
+	g_free(why);
+	x7->s07->quadratic[5] = 78;
 	x7->s07->fixtures[0].found[1][4] = 5;   /* sis_util finding CPU5 from target 4 */
 	assert_int_equal(ss_xp_check_s07_budgets(x7->s07, &why), SS_XP_FAIL);
 	assert_non_null(strstr(why, "t4:-1/0(expected 5/0)"));
