@@ -589,7 +589,7 @@ static bool parse_series(struct xctx *c, yaml_node_t *n, struct ss_xp_series *s,
 			int l = load_index(s, u[i]);
 			if (l < 0) {
 				g_free(u);
-				return fail(c, nd(c, v[UNSC]->data.sequence.items.start[i]), "unscored load %g is not one of the series' loads", u[i]);
+				return fail(c, nd(c, v[UNSC]->data.sequence.items.start[i]), "unscored load %g is not one of the series' loads (expected values from loads)", u[i]);
 			}
 			s->unscored[l] = true;
 		}
@@ -713,13 +713,13 @@ static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, uns
 			return false;
 		for (char **p = r->series; *p; p++)
 			if (series_index(x, *p) < 0)
-				return fail(c, v[SERIES], "series '%s' is not a series of this file", *p);
+				return fail(c, v[SERIES], "series '%s' is not a series of this file (expected a series name)", *p);
 	}
 	if (v[POLICY]) {
 		if (!want_str(c, v[POLICY], "policy", &r->policy))
 			return false;
 		if (policy_index(x, r->policy) <= 0)
-			return fail(c, v[POLICY], "policy '%s' is not a policy label of this file other than the baseline", r->policy);
+			return fail(c, v[POLICY], "policy '%s' is not a policy label of this file other than the baseline (expected a compared column)", r->policy);
 	}
 	if (v[EPS] && !want_num(c, v[EPS], "epsilon", 0, 1000, &r->epsilon))
 		return false;
@@ -810,9 +810,9 @@ static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, uns
 			if (!want_str(c, v[NUM], "num", &r->num) || !want_str(c, v[DEN], "den", &r->den))
 				return false;
 			if (policy_index(x, r->num) < 0)
-				return fail(c, v[NUM], "num '%s' is not a policy label of this file", r->num);
+				return fail(c, v[NUM], "num '%s' is not a policy label of this file (expected a label of policies)", r->num);
 			if (policy_index(x, r->den) < 0)
-				return fail(c, v[DEN], "den '%s' is not a policy label of this file", r->den);
+				return fail(c, v[DEN], "den '%s' is not a policy label of this file (expected a label of policies)", r->den);
 		}
 		break;
 	case SS_XP_CONTRAST:
@@ -823,15 +823,15 @@ static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, uns
 		    !want_num(c, v[MRATIO], "max_ratio", -1000, 1000, &r->max_ratio))
 			return false;
 		if (series_index(x, r->other) < 0)
-			return fail(c, v[OTHER], "other '%s' is not a series of this file", r->other);
+			return fail(c, v[OTHER], "other '%s' is not a series of this file (expected a series name)", r->other);
 		if (load_index(&x->series[series_index(x, r->other)], r->other_load) < 0)
-			return fail(c, v[OLOAD], "other_load %g is not a load of series %s", r->other_load, r->other);
+			return fail(c, v[OLOAD], "other_load %g is not a load of series %s (expected one of its loads)", r->other_load, r->other);
 		for (unsigned s = 0; s < x->nr_series; s++) {
 			bool reads = !r->series;
 			for (char **p = r->series; p && *p; p++)
 				reads |= !strcmp(*p, x->series[s].name);
 			if (reads && load_index(&x->series[s], r->load) < 0)
-				return fail(c, v[LOAD], "load %g is not a load of series %s", r->load, x->series[s].name);
+				return fail(c, v[LOAD], "load %g is not a load of series %s (expected one of its loads)", r->load, x->series[s].name);
 		}
 		break;
 	case SS_XP_CHECK: {
@@ -877,7 +877,7 @@ static bool parse_check_s06(struct xctx *c, yaml_node_t *n)
 	if (ok && ns != 2)
 		ok = fail(c, v[4], "slope has %u values (expected [min, max])", ns);
 	if (ok && al > nb)
-		ok = fail(c, v[7], "at_least %" G_GUINT64_FORMAT " exceeds the %u points", al, nb);
+		ok = fail(c, v[7], "at_least %" G_GUINT64_FORMAT " exceeds the %u points (expected at most %u)", al, nb, nb);
 	if (ok) {
 		s->nr_points = nb;
 		s->slope_min = slope[0];
@@ -914,7 +914,7 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 	if (!take_keys(c, n, "check (s07_budgets)", keys, v))
 		return false;
 	if (!v[0] || !v[1] || !v[2] || !v[4])
-		return fail(c, n, "check (s07_budgets) needs llc, util_pct, linear and fixtures (quadratic optional)");
+		return fail(c, n, "check (s07_budgets) lacks a key (expected llc, util_pct, linear and fixtures; quadratic optional)");
 	if (!want_uint(c, v[0], "llc", 4, 4096, &llc) || !want_uints(c, v[1], "util_pct", &s->util_pct, &s->nr_utils, false) ||
 	    !want_uints(c, v[2], "linear", &s->linear, &nl, false))
 		return false;
@@ -927,7 +927,7 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 		return fail(c, v[3], "quadratic has %u values for %u utils (expected one each)", nq, s->nr_utils);
 	for (unsigned i = 0; i < s->nr_utils; i++)
 		if (s->util_pct[i] > 100)
-			return fail(c, v[1], "util_pct %u exceeds 100", s->util_pct[i]);
+			return fail(c, v[1], "util_pct %u exceeds 100 (expected 0..100)", s->util_pct[i]);
 	yaml_node_t *f = v[4];
 	if (f->type != YAML_SEQUENCE_NODE || f->data.sequence.items.top == f->data.sequence.items.start)
 		return fail(c, f, "fixtures is %s (expected a list of {llc, pinned, expect})", ss_yaml_kind_name(f));
@@ -941,7 +941,7 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 		if (!take_keys(c, fn, "a fixture", fk, fv))
 			return false;
 		if (!fv[0] || !fv[1] || !fv[2])
-			return fail(c, fn, "a fixture needs llc, pinned and expect");
+			return fail(c, fn, "a fixture lacks a key (expected llc, pinned and expect)");
 		if (!want_uint(c, fv[0], "llc", 2, 64, &a) || !want_uint(c, fv[1], "pinned", 1, 63, &b))
 			return false;
 		if (b >= a)
@@ -964,15 +964,15 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 			if (!want_str(c, nd(c, pr->key), "a policy", &fx->policies[p]))
 				return false;
 			if (!ss_policy_find(fx->policies[p]))
-				return fail(c, nd(c, pr->key), "unknown policy '%s'", fx->policies[p]);
+				return fail(c, nd(c, pr->key), "unknown policy '%s' (expected a policy name, simsched policies)", fx->policies[p]);
 			if (!take_keys(c, nd(c, pr->value), "a fixture's expectation", ek, ev))
 				return false;
 			if (!ev[0] || !ev[1])
-				return fail(c, nd(c, pr->value), "expectation needs found and probes (one per target 0..%u)", fx->pinned - 1);
+				return fail(c, nd(c, pr->value), "an expectation lacks found or probes (expected both, one value per target 0..%u)", fx->pinned - 1);
 			bool ok = want_uints(c, ev[0], "found", &found, &nf, true) && want_uints(c, ev[1], "probes", &fx->probes[p], &nprb, false);
 			if (ok && (nf != fx->pinned || nprb != fx->pinned))
-				ok = fail(c, ev[0], "found and probes need %u values, one per target 0..%u (got %u and %u)", fx->pinned,
-					  fx->pinned - 1, nf, nprb);
+				ok = fail(c, ev[0], "found and probes have %u and %u values (expected %u, one per target 0..%u)", nf, nprb, fx->pinned,
+					  fx->pinned - 1);
 			if (ok) {
 				fx->found[p] = g_new0(int, nf);
 				for (unsigned t = 0; t < nf; t++)
@@ -1009,7 +1009,7 @@ static bool parse_check_other(struct xctx *c, yaml_node_t *n)
 			return false;
 		for (char **p = x->check_series; *p; p++)
 			if (series_index(x, *p) < 0)
-				return fail(c, v[2], "series '%s' is not a series of this file", *p);
+				return fail(c, v[2], "series '%s' is not a series of this file (expected a series name)", *p);
 	}
 	if (v[3] && !want_num(c, v[3], "min_base_pct", 0, 100, &x->check_min_base_pct))
 		return false;
@@ -1039,7 +1039,7 @@ static bool parse_quick(struct xctx *c, yaml_node_t *n)
 			return false;
 		for (char **p = q->series; *p; p++)
 			if (series_index(x, *p) < 0)
-				return fail(c, v[0], "series '%s' is not a series of this file", *p);
+				return fail(c, v[0], "series '%s' is not a series of this file (expected a series name)", *p);
 	}
 	if (!want_nums(c, v[1], "quick loads", 0, 1e9, false, &q->loads, &q->nr_loads) ||
 	    !want_uint(c, v[2], "quick seeds", 2, 100, &ns) || !want_time(c, v[4], "quick duration", &q->duration_ns))
@@ -1057,7 +1057,7 @@ static bool parse_quick(struct xctx *c, yaml_node_t *n)
 		for (unsigned i = 0; in && i < q->nr_loads; i++) {
 			int l = load_index(se, q->loads[i]);
 			if (l < 0)
-				return fail(c, v[1], "quick load %g is not a load of series %s", q->loads[i], se->name);
+				return fail(c, v[1], "quick load %g is not a load of series %s (expected one of its loads)", q->loads[i], se->name);
 			if (ss_xp_real_sign(se, (unsigned)l, ss_xp_epsilon(se)) != '0')
 				return fail(c, v[1], "quick load %g of series %s has real sign %c (expected a neutral load: real sign 0)",
 					    q->loads[i], se->name, ss_xp_real_sign(se, (unsigned)l, ss_xp_epsilon(se)));
@@ -1167,7 +1167,7 @@ static bool parse_top(struct xctx *c, yaml_node_t *root)
 			return fail(c, rn, "check %s %s (expected %s)", check_rule->check, needs_series ? "reads sweep figures but the file has no series" : "takes no series",
 				    needs_series ? "series" : "no series, policies or seeds");
 		if (!needs_series && !v[CHECK])
-			return fail(c, root, "check %s needs its inputs under check: (docs/experiments.md)", check_rule->check);
+			return fail(c, root, "check %s has no inputs (expected a check: mapping, docs/experiments.md)", check_rule->check);
 		if (!needs_series && cnt != 1)
 			return fail(c, rn, "check %s is the only rule of its experiment (expected one rule)", check_rule->check);
 	}
