@@ -547,14 +547,15 @@ static char **counters_of(const struct ss_experiment *x)
 	GPtrArray *a = g_ptr_array_new();
 	for (unsigned i = 0; i < x->nr_rules; i++) {
 		const struct ss_xp_rule *r = &x->rules[i];
-		const char *m[3] = { NULL };
+		const char *m[4] = { NULL };
 		if (r->kind == SS_XP_COUNTER || r->kind == SS_XP_COUNTER_RATIO)
 			m[0] = r->metric;
 		else if (r->kind == SS_XP_CHECK && !strcmp(r->check, "s13_mechanism_gate"))
 			m[0] = "full_mask_fail_pct", m[1] = "probes_per_call";
 		else if (r->kind == SS_XP_CHECK && !strcmp(r->check, "s19_windows"))
-			m[0] = "burst_idle_with_work_pct", m[1] = "burst_makespan_ns", m[2] = "idle_with_work_allowed_pct";
-		for (unsigned k = 0; k < 3 && m[k]; k++) {
+			m[0] = "burst_idle_with_work_pct", m[1] = "burst_makespan_ns", m[2] = "idle_with_work_allowed_pct",
+			m[3] = "burst_idle_1ms_pct";
+		for (unsigned k = 0; k < 4 && m[k]; k++) {
 			bool have = false;
 			for (unsigned j = 0; j < a->len; j++)
 				have |= !strcmp(g_ptr_array_index(a, j), m[k]);

@@ -44,6 +44,11 @@ cmp "$tmp/a.txt" "$tmp/s.txt"
 "$bin" validate T01 --quick --experiments "$fx" --out "$tmp/e" --no-run -q > "$tmp/e.txt"
 grep -q '^T01  A  kernel 6.6 (v6.6)  INVALID (quick: TCP_RR 2 pairs: seed 1 of sis_prop not run' "$tmp/e.txt"
 
+# kernel 5.17: INVALID naming the sweep's refusal where the build has no such kernel, else (nothing run) "not run"
+"$bin" validate T03 --experiments "$fx" --out "$tmp/k" --no-run -q > "$tmp/k.txt"
+grep -q "^T03  A  kernel 5.17 (v5.17-rc7)  INVALID (direction#1: TCP_RR 2 pairs: \(sweep spec .*unknown key 'kernel'\|seed 1 of sis_prop not run\)" "$tmp/k.txt"
+grep -q '^kernel: "5.17"$' "$tmp/k/specs/T03-TCP_RR-1.yaml"
+
 # a series with workload parameters: run where the sweep takes workload.NAME, else INVALID naming it
 "$bin" validate T02 --experiments "$fx" --out "$tmp/w" -j 2 -q > "$tmp/w.txt"
 grep -q "^T02  B  kernel 6.6 (v6.6)  \(PASS\|FAIL\|INVALID (direction#1: pipes 1 groups: sweep spec .*set workload.num_fds=2\)" "$tmp/w.txt"
