@@ -718,8 +718,12 @@ static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, uns
 	if (v[POLICY]) {
 		if (!want_str(c, v[POLICY], "policy", &r->policy))
 			return false;
-		if (policy_index(x, r->policy) <= 0)
-			return fail(c, v[POLICY], "policy '%s' is not a policy label of this file other than the baseline (expected a compared column)", r->policy);
+		/* a counter may read the baseline's figure; a Δ rule grades a compared column */
+		int pi = policy_index(x, r->policy);
+		if (pi < 0 || (pi == 0 && r->kind != SS_XP_COUNTER))
+			return fail(c, v[POLICY], "policy '%s' is not a policy label of this file%s (expected %s)", r->policy,
+				    pi == 0 ? " other than the baseline" : "",
+				    r->kind == SS_XP_COUNTER ? "a policy label" : "a compared column");
 	}
 	if (v[EPS] && !want_num(c, v[EPS], "epsilon", 0, 1000, &r->epsilon))
 		return false;

@@ -168,6 +168,10 @@ static void test_loader_errors(void **state)
 		  "19:16: quick load 4 of series a has real sign + (expected a neutral load: real sign 0)" },
 		{ "    load: {unit: pairs}", "    load: {unit: threads, param: workers}", "13:11: load has param without instances" },
 		{ "seeds: 2", "seeds: [1, 1]", "9:12: seed 1 is listed twice" },
+		{ "{rule: direction}", "{rule: direction, policy: sis_prop}",
+		  "18:31: policy 'sis_prop' is not a policy label of this file other than the baseline (expected a compared column)" },
+		{ "{rule: direction}", "{rule: counter, metric: busy_pct, policy: bogus, max: 1}",
+		  "18:47: policy 'bogus' is not a policy label of this file (expected a policy label)" },
 		{ "    real_source", "    warmup: 3\n    real_source", "16:13: warmup is not a time" },
 	};
 	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -178,6 +182,21 @@ static void test_loader_errors(void **state)
 	expect_error("id: [\n", "2:1: YAML syntax error");
 	expect_error("", "1:1: no experiment in the file");
 	assert_int_equal(nr_mismatch, 0);
+	/* a counter may read the baseline's own figure */
+	{
+		g_autofree char *dir = g_dir_make_tmp("ssxp-XXXXXX", NULL);
+		g_autofree char *path = g_build_filename(dir, "X.yaml", NULL);
+		g_autofree char *t = edit("{rule: direction}", "{rule: counter, metric: busy_pct, policy: sis_prop, max: 100}");
+		g_autofree char *body = g_strdup_printf(t, SS_TEST_DATA "/experiments", SS_SOURCE_DIR);
+		assert_true(g_file_set_contents(path, body, -1, NULL));
+		GError *err = NULL;
+		struct ss_experiment *x = ss_experiment_load(path, &err);
+		if (!x)
+			fail_msg("counter on the baseline refused: %s", err->message);
+		ss_experiment_free(x);
+		g_unlink(path);
+		g_rmdir(dir);
+	}
 }
 
 /* ------------------------------------------------------------ Δ and its interval */
