@@ -785,6 +785,12 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 		cJSON_AddNumberToObject(o, "deadlock_at_ns", (double)r->deadlock_ns);
 	else
 		cJSON_AddNullToObject(o, "deadlock_at_ns");
+	/* a point whose warmup ends before nr_idle_scan was written, or whose run ended before its window */
+	if (r->nr_idle_scan_written)
+		cJSON_AddNumberToObject(o, "nr_idle_scan_written_ns", (double)r->nr_idle_scan_written_ns);
+	else
+		cJSON_AddNullToObject(o, "nr_idle_scan_written_ns");
+	cJSON_AddNumberToObject(o, "ended_ns", (double)r->ended_ns);
 	cJSON_AddItemToObject(o, "provenance", prov);
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
