@@ -561,26 +561,28 @@ static void iwa_flush(struct ss_sim *sim)
 }
 
 /*
- * rq's contribution changed: idle2 (idle, empty rq) and its waiting tasks.
- * With one affinity class the waiting count says everything; with several,
- * the rq's waiting tasks are counted by class (a walk of its cfs_tasks).
+ * One affinity class (every task may use every allowed CPU): the rate is
+ * the idle CPUs while any task waits. Called when an idle state or that
+ * "any" changed (rare: not at every enqueue of a busy machine).
  */
-static void iwa_update(struct ss_sim *sim, struct ss_rq *rq, bool idle2, unsigned waiting)
+static inline void iwa_change(struct ss_sim *sim, int d_idle)
 {
+	iwa_flush(sim);
+	sim->iwa_nr_idle = (unsigned)((int)sim->iwa_nr_idle + d_idle);
+	sim->iwa_rate = sim->aff_wait[0] ? sim->iwa_nr_idle : 0;
+}
+
+/*
+ * Several affinity classes: the rq's waiting tasks counted by class (a walk
+ * of its cfs_tasks), the union of the masks of the classes with waiting
+ * tasks, and the rate |idle ∩ union|. Out of line: only workloads with
+ * pinned roles take it.
+ */
+static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, struct ss_rq *rq, bool idle2)
+{
+	uint32_t *cnt = sim->aff_scratch, *mine = &sim->aff_rq_wait[(size_t)rq->cpu * sim->aff_nr_cls];
 	bool toggled = false;
 
-	if (sim->aff_nr_cls == 1) {
-		bool had = sim->aff_wait[0] != 0;
-		sim->aff_wait[0] = sim->aff_wait[0] + waiting - rq->acct_waiting;
-		toggled = had != (sim->aff_wait[0] != 0);
-		if (!toggled && idle2 == rq->acct_idle2)
-			return;
-		iwa_flush(sim);
-		sim->iwa_nr_idle = sim->iwa_nr_idle + (unsigned)idle2 - (unsigned)rq->acct_idle2;
-		sim->iwa_rate = sim->aff_wait[0] ? sim->iwa_nr_idle : 0;
-		return;
-	}
-	uint32_t *cnt = sim->aff_scratch, *mine = &sim->aff_rq_wait[(size_t)rq->cpu * sim->aff_nr_cls];
 	memset(cnt, 0, sim->aff_nr_cls * sizeof *cnt);
 	for (int32_t id = rq->cfs_tasks_head; id >= 0; id = sim->tasks[id].tasks_next)
 		if (&sim->tasks[id] != rq->curr)
@@ -597,6 +599,7 @@ static void iwa_update(struct ss_sim *sim, struct ss_rq *rq, bool idle2, unsigne
 		return;
 	iwa_flush(sim);
 	if (idle2 != rq->acct_idle2) {
+		sim->iwa_nr_idle = sim->iwa_nr_idle + (unsigned)idle2 - (unsigned)rq->acct_idle2;
 		if (idle2)
 			ss_cpumask_set(sim->iwa_idle, rq->cpu);
 		else
@@ -615,20 +618,18 @@ static void iwa_update(struct ss_sim *sim, struct ss_rq *rq, bool idle2, unsigne
 	}
 }
 
-static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
+/*
+ * The depth and idle-with-work integrals of rq after a change. multi: the
+ * tasks fall in several affinity classes (a constant: the common case is
+ * compiled without it).
+ */
+static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *sim, struct ss_rq *rq, bool multi)
 {
 	unsigned depth = rq->cfs.nr_running, running, waiting;
 	bool idle = rq->curr == NULL;
-	if (!rq->acct_on)
-		return;
 	running = rq->curr && rq->curr->se.on_rq ? 1u : 0u;
 	waiting = depth > running ? depth - running : 0;
-	if (__builtin_expect(sim->aff_nr_cls > 1, 0) || waiting != rq->acct_waiting || (idle && !depth) != rq->acct_idle2) {
-		iwa_update(sim, rq, idle && !depth, waiting);
-		rq->acct_idle2 = idle && !depth;
-	}
 	if (depth != rq->acct_depth) {
-		sim->nr_rq_ge2 = sim->nr_rq_ge2 + (depth >= 2) - (rq->acct_depth >= 2);
 		if (sim->measuring) {
 			uint64_t d = sim->now - rq->depth_since;
 			sim->res->rq_depth_ns[rq->acct_depth < SS_RQ_DEPTH_MAX ? rq->acct_depth : SS_RQ_DEPTH_MAX - 1] += d;
@@ -637,14 +638,40 @@ static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
 		rq->depth_since = sim->now;
 		rq->acct_depth = depth;
 	}
-	if (idle != rq->acct_idle || waiting != rq->acct_waiting) {
+	/* idle2 (idle with an empty rq) changes only with idle or waiting: a task queued on an idle CPU waits */
+	if (multi || idle != rq->acct_idle || waiting != rq->acct_waiting) {
 		const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
 		int di = (int)idle - (int)rq->acct_idle, dw = (int)waiting - (int)rq->acct_waiting;
+		bool idle2 = idle && !depth;
 		idle_acc_move(sim, &sim->acc_llc[ct->llc_index], &sim->res->idle_work_llc_ns, di, dw);
 		idle_acc_move(sim, &sim->acc_node[ct->node], &sim->res->idle_work_node_ns, di, dw);
+		if (multi) {
+			iwa_update_classes(sim, rq, idle2);
+		} else {
+			uint32_t w0 = sim->aff_wait[0];
+			sim->aff_wait[0] = (uint32_t)((int)w0 + dw);
+			if (__builtin_expect(idle2 != rq->acct_idle2 || !w0 != !sim->aff_wait[0], 0))
+				iwa_change(sim, (int)idle2 - (int)rq->acct_idle2);
+		}
+		rq->acct_idle2 = idle2;
 		rq->acct_idle = idle;
 		rq->acct_waiting = waiting;
 	}
+}
+
+static __attribute__((noinline)) void rq_acct_multi(struct ss_sim *sim, struct ss_rq *rq)
+{
+	rq_acct_body(sim, rq, true);
+}
+
+static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (__builtin_expect(rq->acct_on != 1, 0)) {
+		if (rq->acct_on)
+			rq_acct_multi(sim, rq);
+		return;
+	}
+	rq_acct_body(sim, rq, false);
 }
 
 /* ------------------------------------------------------------ tick */
@@ -896,8 +923,12 @@ static void burst_sample(struct ss_sim *sim)
 	if (!sim->measuring)
 		return;
 	sim->res->burst_sampled += sim->burst_sample_n;
-	if (sim->nr_rq_ge2)
-		sim->res->burst_idle_1ms_cpus += (uint64_t)sim->burst_sample_n * sim->iwa_nr_idle;
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		if (sim->rq[c].acct_on && sim->rq[c].cfs.nr_running >= 2) {
+			sim->res->burst_idle_1ms_cpus += (uint64_t)sim->burst_sample_n * sim->iwa_nr_idle;
+			break;
+		}
+	}
 }
 
 /* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
@@ -2487,6 +2518,9 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		for (unsigned r = 0; any && r < nr_roles; r++)
 			sim->aff_mask[1 + r] = &sim->task_cpus[(size_t)r * sim->nr_words];
 		if (any) {
+			for (unsigned c = 0; c < sim->nr_cpus; c++)   /* rq_acct() takes the affinity-class path */
+				if (sim->rq[c].acct_on)
+					sim->rq[c].acct_on = 2;
 			sim->aff_rq_wait = g_new0(uint32_t, (size_t)sim->nr_cpus * sim->aff_nr_cls);
 			sim->aff_scratch = g_new0(uint32_t, sim->aff_nr_cls);
 			sim->iwa_idle = g_new0(uint64_t, sim->nr_words);

@@ -235,7 +235,7 @@ struct ss_rq {
 	unsigned push_cpu;
 	struct ss_event ev_stop;
 	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
-	bool acct_on;                  /* CPU in the allowed set */
+	uint8_t acct_on;               /* CPU in the allowed set: 1, or 2 when tasks have affinity classes (core.c rq_acct) */
 	bool acct_idle;
 	bool acct_idle2;               /* idle with an empty rq (idle_with_work_elsewhere.allowed_*) */
 	unsigned acct_waiting, acct_depth;
@@ -376,7 +376,6 @@ struct ss_sim {
 	uint64_t *iwa_idle;            /* allowed CPUs idle with an empty rq (aff_nr_cls > 1 only) */
 	uint64_t *iwa_union;           /* ∪ of the masks of classes with waiting tasks (aff_nr_cls > 1 only) */
 	unsigned iwa_nr_idle, iwa_rate;
-	unsigned nr_rq_ge2;            /* allowed CPUs whose rq holds >= 2 tasks */
 	uint64_t iwa_since;            /* ns */
 	/* bursts: the measured window's burst windows [start, end) and the bursts in flight */
 	uint64_t burst_win_start, burst_win_end;
