@@ -226,7 +226,7 @@ static inline void sic_enter(struct ss_sim *sim)
 	if (sim->sic_depth++)
 		return;
 	sim->sic_budget_stop = false;
-	sim->sic_budget = SS_SIC_BUDGET_UNSET;
+	sim->sic_budget_k = SS_SIC_BUDGET_UNSET;
 	if (sim->measuring) {
 		sim->sic_probes0 = sim->res->sis_probes_total;
 		sim->sic_cost0 = sim->scan_cost;
@@ -239,6 +239,7 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	struct ss_results *r = sim->res;
 	struct ss_llc_stats *ls;
 	uint64_t probes;
+	unsigned k;
 
 	if (--sim->sic_depth || !sim->measuring)
 		return cpu;
@@ -248,20 +249,17 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	ls->sic_calls++;
 	r->sic_probes += probes;
 	ls->sic_probes += probes;
+	/* by the budget in force: a fixed array, the last two buckets "SS_SIC_BUDGET_MAX or more" and unlimited */
+	k = sim->sic_budget_k;
+	if (k == SS_SIC_BUDGET_UNSET)   /* no walk with a budget: one that probed nothing had none to spend */
+		k = probes ? SS_SIC_BUDGET_MAX + 1 : 0;
+	r->sic_budget_calls[k]++;
 	if (cpu >= 0) {
 		r->sic_found++;
 		ls->sic_found++;
+		r->sic_budget_found[k]++;
 	} else if (sim->sic_budget_stop) {
 		r->sic_nr_exhausted++;
-	}
-	{
-		/* by the budget in force: a fixed array, the last two buckets "SS_SIC_BUDGET_MAX or more" and unlimited */
-		long b = sim->sic_budget;
-		if (b == SS_SIC_BUDGET_UNSET)   /* no walk with a budget: one that probed nothing had none to spend */
-			b = probes ? -1 : 0;
-		unsigned k = b < 0 ? SS_SIC_BUDGET_MAX + 1 : b >= SS_SIC_BUDGET_MAX ? SS_SIC_BUDGET_MAX : (unsigned)b;
-		r->sic_budget_calls[k]++;
-		r->sic_budget_found[k] += cpu >= 0;
 	}
 	ss_log2_hist_add(&r->sic_time, sim->scan_cost - sim->sic_cost0);
 	ss_log2_hist_add(&r->sic_probes_hist, probes);
@@ -310,8 +308,9 @@ static inline void sic_trace_end(struct ss_sim *sim, const struct sic_trace *tr,
  */
 static inline void sic_set_budget(struct ss_sim *sim, long budget)
 {
-	if (sim->sic_budget == SS_SIC_BUDGET_UNSET)
-		sim->sic_budget = budget < 0 ? -1 : budget;
+	if (sim->sic_budget_k == SS_SIC_BUDGET_UNSET)
+		sim->sic_budget_k = budget < 0 ? SS_SIC_BUDGET_MAX + 1
+				  : budget >= SS_SIC_BUDGET_MAX ? SS_SIC_BUDGET_MAX : (unsigned)budget;
 }
 
 /* ------------------------------------------------------------ select_idle_cpu */

@@ -314,7 +314,7 @@ const struct ss_policy *const *ss_policies(void);
 
 /* ---------------------------------------------------------------- the simulation */
 
-#define SS_SIC_BUDGET_UNSET (-2L)
+#define SS_SIC_BUDGET_UNSET 0xffffu
 
 struct ss_sim {
 	const struct ss_topology *topo;
@@ -403,7 +403,7 @@ struct ss_sim {
 	unsigned sic_depth;            /* frames open (nesting) */
 	uint64_t sic_probes0, sic_cost0; /* sis_probes_total and scan_cost at the outermost frame's entry */
 	bool sic_budget_stop;          /* a walk of the frame stopped on its budget with CPUs left */
-	long sic_budget;               /* the frame's budget: CPUs its walk may probe, -1 unlimited, SS_SIC_BUDGET_UNSET */
+	unsigned sic_budget_k;         /* the frame's budget bucket (sic_budget_calls index), SS_SIC_BUDGET_UNSET: none yet */
 	/* statistics */
 	bool measuring;
 	bool tracing;                  /* --trace: this event is inside the trace window (lib/ftrace.c) */

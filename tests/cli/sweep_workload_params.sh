@@ -56,6 +56,17 @@ rec = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["set"]["workloa
 run = json.load(open(sys.argv[2]))
 assert rec["counts"]["wakeups"] == run["wakeups"]["total"], (rec["counts"], run["wakeups"])
 assert rec["metrics"]["workload"] == run["metric"]["value"], (rec["metrics"]["workload"], run["metric"])
+# the figures validate reads: every new metric by name, and when nr_idle_scan was written and the run ended
+for m in ("full_mask_fail_pct", "idle_with_work_allowed_pct", "burst_idle_with_work_pct", "burst_idle_1ms_pct",
+          "burst_makespan_ns"):
+    assert m in rec["metrics"], m
+# (the run JSON rounds percentages to 3 decimals, the records do not)
+assert round(rec["metrics"]["idle_with_work_allowed_pct"], 3) == run["idle_with_work_elsewhere"]["allowed_pct"] > 0
+assert round(rec["metrics"]["full_mask_fail_pct"], 3) == run["sis_scan"]["full_mask_fail_pct"]
+assert rec["ended_ns"] == run["run"]["ended_ns"] < 2000000000, rec["ended_ns"]   # hackbench exits before the end
+assert rec["nr_idle_scan_written_ns"] == run["sis"]["nr_idle_scan_written_ns"]
+keys = list(rec)
+assert keys[keys.index("deadlock_at_ns") + 1:] == ["nr_idle_scan_written_ns", "ended_ns", "provenance"], keys
 EOF
 
 # errors, before any run: no result file
