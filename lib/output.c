@@ -669,7 +669,7 @@ char *ss_results_to_text(const struct ss_results *r)
 				       tpct(b[0], cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : NAN),
 				       (double)r->idle_work_node_ns / 1e6,
 				       tpct(b[1], cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : NAN));
-		g_string_append_printf(s, "%-34s %.3f ms (%s), a task allowed on the CPU waiting elsewhere\n", "",
+		g_string_append_printf(s, "%-34s %.3f ms (%s) of CPU time\n", "  machine-wide, by task affinity",
 				       (double)r->idle_work_allowed_ns / 1e6, tpct(b[0], ss_results_idle_with_work_allowed_pct(r)));
 		if (r->bursts)
 			g_string_append_printf(s, "%-34s %llu: idle with work %s of CPU time in the %.3f ms after, idle at +1 ms %s, "
