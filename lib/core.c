@@ -917,6 +917,43 @@ static void burst_start(struct ss_sim *sim, uint32_t nr)
 	}
 }
 
+static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync);
+
+/*
+ * wake `which: all` (a.target .. a.target + a.nr - 1, the waker set up in
+ * sim->current): one token each, as the single wake; two or more tasks
+ * woken from `wait` make a burst. Returns the probing cost (ns).
+ */
+static __attribute__((noinline)) uint64_t wake_all(struct ss_sim *sim, const struct ss_wl_action *a)
+{
+	uint32_t woken = 0, last_woken = 0;
+	uint64_t cost = 0;
+
+	for (uint32_t i = 0; i < a->nr; i++) {
+		struct ss_task *t = &sim->tasks[a->target + i];
+		bool blocked;
+
+		if (t->state == SS_TASK_DEAD)
+			continue;
+		/* if_waiting: only a task blocked in wait is reached (as the single wake) */
+		if (a->if_waiting && (t->state != SS_TASK_BLOCKED || t->block_on != SS_BLOCK_TOKENS))
+			continue;
+		blocked = t->state == SS_TASK_BLOCKED;
+		cost += post_token(sim, t, a->sync);
+		if (blocked && t->state != SS_TASK_BLOCKED) {
+			/* woken by this statement: a member of the burst, if it is one */
+			t->burst_tag = sim->burst_seq + 1;
+			last_woken = t->id;
+			woken++;
+		}
+	}
+	if (woken >= 2)
+		burst_start(sim, woken);
+	else if (woken)
+		sim->tasks[last_woken].burst_tag = 0;
+	return cost;
+}
+
 /* burst + 1 ms: the allowed CPUs idle (empty rq) while some rq holds >= 2 tasks. */
 static void burst_sample(struct ss_sim *sim)
 {
@@ -1621,12 +1658,14 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				n = a.nr;
 			else if (a.pick == SS_PICK_RR)
 				first = a.target + p->rr++ % a.nr;
-			uint32_t woken = 0, last_woken = 0;
 			sim->current = p;
 			sim->this_cpu = rq->cpu;
+			if (a.pick == SS_PICK_ALL) {   /* every replica, maybe a burst (docs/output.md "Bursts") */
+				cost = wake_all(sim, &a);
+				n = 0;
+			}
 			for (uint32_t i = 0; i < n; i++) {
 				struct ss_task *t = &sim->tasks[first + i];
-				bool blocked;
 
 				if (t->state == SS_TASK_DEAD)
 					continue;
@@ -1635,20 +1674,9 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				 * reached; any other is skipped and gets no token */
 				if (a.if_waiting && (t->state != SS_TASK_BLOCKED || t->block_on != SS_BLOCK_TOKENS))
 					continue;
-				blocked = t->state == SS_TASK_BLOCKED;
 				cost += post_token(sim, t, a.sync);
-				if (a.pick == SS_PICK_ALL && blocked && t->state != SS_TASK_BLOCKED) {
-					/* woken by this statement: a member of the burst, if it is one */
-					t->burst_tag = sim->burst_seq + 1;
-					last_woken = t->id;
-					woken++;
-				}
 			}
 			sim->current = NULL;
-			if (woken >= 2)
-				burst_start(sim, woken);
-			else if (woken)
-				sim->tasks[last_woken].burst_tag = 0;
 			if (cost) {
 				/* the waker spends `cost` ns probing runqueues (kernel time) */
 				p->scan_pending = cost;
