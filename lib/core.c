@@ -578,7 +578,7 @@ static inline void iwa_change(struct ss_sim *sim, int d_idle)
  * tasks, and the rate |idle ∩ union|. Out of line: only workloads with
  * pinned roles take it.
  */
-static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, struct ss_rq *rq, bool idle2)
+static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, struct ss_rq *rq, bool idle2, bool old_idle2)
 {
 	uint32_t *cnt = sim->aff_scratch, *mine = &sim->aff_rq_wait[(size_t)rq->cpu * sim->aff_nr_cls];
 	bool toggled = false;
@@ -595,11 +595,11 @@ static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, str
 		mine[c] = cnt[c];
 		toggled |= had != (sim->aff_wait[c] != 0);
 	}
-	if (!toggled && idle2 == rq->acct_idle2)
+	if (!toggled && idle2 == old_idle2)
 		return;
 	iwa_flush(sim);
-	if (idle2 != rq->acct_idle2) {
-		sim->iwa_nr_idle = sim->iwa_nr_idle + (unsigned)idle2 - (unsigned)rq->acct_idle2;
+	if (idle2 != old_idle2) {
+		sim->iwa_nr_idle = sim->iwa_nr_idle + (unsigned)idle2 - (unsigned)old_idle2;
 		if (idle2)
 			ss_cpumask_set(sim->iwa_idle, rq->cpu);
 		else
@@ -614,7 +614,7 @@ static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, str
 		for (unsigned w = 0; w < sim->nr_words; w++)
 			sim->iwa_rate += (unsigned)__builtin_popcountll(sim->iwa_idle[w] & sim->iwa_union[w]);
 	} else if (ss_cpumask_test(sim->iwa_union, rq->cpu)) {
-		sim->iwa_rate = sim->iwa_rate + (unsigned)idle2 - (unsigned)rq->acct_idle2;
+		sim->iwa_rate = sim->iwa_rate + (unsigned)idle2 - (unsigned)old_idle2;
 	}
 }
 
@@ -638,22 +638,21 @@ static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *si
 		rq->depth_since = sim->now;
 		rq->acct_depth = depth;
 	}
-	/* idle2 (idle with an empty rq) changes only with idle or waiting: a task queued on an idle CPU waits */
 	if (multi || idle != rq->acct_idle || waiting != rq->acct_waiting) {
 		const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
 		int di = (int)idle - (int)rq->acct_idle, dw = (int)waiting - (int)rq->acct_waiting;
-		bool idle2 = idle && !depth;
+		/* idle with an empty rq: an idle CPU's queued tasks (on their way in) all wait */
+		bool idle2 = idle && !waiting, old_idle2 = rq->acct_idle && !rq->acct_waiting;
 		idle_acc_move(sim, &sim->acc_llc[ct->llc_index], &sim->res->idle_work_llc_ns, di, dw);
 		idle_acc_move(sim, &sim->acc_node[ct->node], &sim->res->idle_work_node_ns, di, dw);
 		if (multi) {
-			iwa_update_classes(sim, rq, idle2);
+			iwa_update_classes(sim, rq, idle2, old_idle2);
 		} else {
 			uint32_t w0 = sim->aff_wait[0];
 			sim->aff_wait[0] = (uint32_t)((int)w0 + dw);
-			if (__builtin_expect(idle2 != rq->acct_idle2 || !w0 != !sim->aff_wait[0], 0))
-				iwa_change(sim, (int)idle2 - (int)rq->acct_idle2);
+			if (__builtin_expect(idle2 != old_idle2 || !w0 != !sim->aff_wait[0], 0))
+				iwa_change(sim, (int)idle2 - (int)old_idle2);
 		}
-		rq->acct_idle2 = idle2;
 		rq->acct_idle = idle;
 		rq->acct_waiting = waiting;
 	}
@@ -2478,7 +2477,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		rq->acct_on = ss_cpumask_test(sim->allowed_mask, c);
-		rq->acct_idle = rq->acct_idle2 = rq->acct_on;
+		rq->acct_idle = rq->acct_on;
 		if (rq->acct_on) {
 			sim->acc_llc[t->cpu[c].llc_index].nr_idle++;
 			sim->acc_node[t->cpu[c].node].nr_idle++;

@@ -237,7 +237,6 @@ struct ss_rq {
 	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
 	uint8_t acct_on;               /* CPU in the allowed set: 1, or 2 when tasks have affinity classes (core.c rq_acct) */
 	bool acct_idle;
-	bool acct_idle2;               /* idle with an empty rq (idle_with_work_elsewhere.allowed_*) */
 	unsigned acct_waiting, acct_depth;
 	uint64_t depth_since;          /* ns */
 	/* costs (docs/model.md "Costs") */
