@@ -592,6 +592,21 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	/* update_idle_cpu_scan(env, sum_util): the policy's hook (SIS_UTIL's writer) */
 	if (sim->policy->update_lb_stats)
 		sim->policy->update_lb_stats(sim, env->dst_cpu, env->sd, env->idle, sum_util, sds->total_capacity);
+	/*
+	 * sis.nr_idle_scan_written_ns: the passes where update_idle_cpu_scan()
+	 * writes the LLC's nr_idle_scan under SIS_UTIL (and SIS_UTIL_LINEAR),
+	 * whatever the policy: not newidle, at the LLC's own domain.
+	 */
+	if (__builtin_expect(sim->llc_scan_unwritten != 0, 0) && env->idle != CPU_NEWLY_IDLE) {
+		const struct ss_cpu_topo *ct = &sim->topo->cpu[env->dst_cpu];
+		if (ct->sd_llc >= 0 && env->sd->span_weight == ct->llc_size && sim->llc_scan_written[ct->llc_index] == 1) {
+			sim->llc_scan_written[ct->llc_index] = 2;
+			if (!--sim->llc_scan_unwritten) {
+				sim->res->nr_idle_scan_written = true;
+				sim->res->nr_idle_scan_written_ns = sim->now;
+			}
+		}
+	}
 }
 
 /* Number of cores in a group's span (sg->cores, init_sched_groups_capacity() v6.6). */

@@ -92,6 +92,31 @@ static double m_all_migrations(const struct ss_results *r)
 	return r->duration_ns ? (double)n * 1e9 / (double)r->duration_ns : NAN;
 }
 
+static double m_full_mask_fail_pct(const struct ss_results *r)
+{
+	return r->sis.calls ? 100.0 * (double)r->sis.walked_all / (double)r->sis.calls : NAN;
+}
+
+static double m_idle_with_work_allowed_pct(const struct ss_results *r)
+{
+	return ss_results_idle_with_work_allowed_pct(r);
+}
+
+static double m_burst_idle_with_work_pct(const struct ss_results *r)
+{
+	return ss_results_burst_idle_with_work_pct(r);
+}
+
+static double m_burst_idle_1ms_pct(const struct ss_results *r)
+{
+	return ss_results_burst_idle_1ms_pct(r);
+}
+
+static double m_burst_makespan_ns(const struct ss_results *r)
+{
+	return ss_results_burst_makespan_ns(r);
+}
+
 static double m_workload(const struct ss_results *r)
 {
 	return ss_results_metric_value(r);
@@ -127,6 +152,16 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
 	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
 			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)", 2 },
+	[SS_CMP_FULL_MASK_FAIL_PCT] = { "full_mask_fail_pct", "%", false, m_full_mask_fail_pct,
+					"select_idle_sibling() calls whose domain search probed every CPU of its mask (allowed CPUs of the LLC) and found none idle", 2 },
+	[SS_CMP_IDLE_WITH_WORK_ALLOWED_PCT] = { "idle_with_work_allowed_pct", "%", false, m_idle_with_work_allowed_pct,
+						"CPU time idle (empty rq) while a task allowed on that CPU waited on another rq, % of allowed CPUs x window", 2 },
+	[SS_CMP_BURST_IDLE_WITH_WORK_PCT] = { "burst_idle_with_work_pct", "%", false, m_burst_idle_with_work_pct,
+					      "idle_with_work_allowed_pct within [burst, burst + stats.burst_window_ns] (wakes of which: all that woke >= 2 tasks)", 2 },
+	[SS_CMP_BURST_IDLE_1MS_PCT] = { "burst_idle_1ms_pct", "%", false, m_burst_idle_1ms_pct,
+					"share of allowed CPUs idle 1 ms after a burst while some runqueue held >= 2 tasks, mean over bursts", 2 },
+	[SS_CMP_BURST_MAKESPAN_NS] = { "burst_makespan_ns", "ns", false, m_burst_makespan_ns,
+				       "from a burst to when every task it woke has blocked again or exited, mean over bursts", 2 },
 };
 
 const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)

@@ -539,12 +539,94 @@ static void idle_acc_move(struct ss_sim *sim, struct ss_idle_acc *a, uint64_t *o
 	a->nr_waiting = (unsigned)((int)a->nr_waiting + d_waiting);
 }
 
-static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
+/*
+ * Affinity-aware idle with work elsewhere (idle_with_work_elsewhere.allowed_*,
+ * and bursts.idle_with_work_pct within the burst windows): advance the
+ * integrals at the rate in force since the last change. O(1).
+ */
+static void iwa_flush(struct ss_sim *sim)
+{
+	uint64_t since = sim->iwa_since, now = sim->now;
+
+	sim->iwa_since = now;
+	if (!sim->iwa_rate || !sim->measuring || now <= since)
+		return;
+	sim->res->idle_work_allowed_ns += (uint64_t)sim->iwa_rate * (now - since);
+	if (sim->burst_win_end > since) {
+		uint64_t lo = since > sim->burst_win_start ? since : sim->burst_win_start;
+		uint64_t hi = now < sim->burst_win_end ? now : sim->burst_win_end;
+		if (hi > lo)
+			sim->res->burst_idle_work_ns += (uint64_t)sim->iwa_rate * (hi - lo);
+	}
+}
+
+/*
+ * One affinity class (every task may use every allowed CPU): the rate is
+ * the idle CPUs while any task waits. Called when an idle state or that
+ * "any" changed (rare: not at every enqueue of a busy machine).
+ */
+static inline void iwa_change(struct ss_sim *sim, int d_idle)
+{
+	iwa_flush(sim);
+	sim->iwa_nr_idle = (unsigned)((int)sim->iwa_nr_idle + d_idle);
+	sim->iwa_rate = sim->aff_wait[0] ? sim->iwa_nr_idle : 0;
+}
+
+/*
+ * Several affinity classes: the rq's waiting tasks counted by class (a walk
+ * of its cfs_tasks), the union of the masks of the classes with waiting
+ * tasks, and the rate |idle ∩ union|. Out of line: only workloads with
+ * pinned roles take it.
+ */
+static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, struct ss_rq *rq, bool idle2, bool old_idle2)
+{
+	uint32_t *cnt = sim->aff_scratch, *mine = &sim->aff_rq_wait[(size_t)rq->cpu * sim->aff_nr_cls];
+	bool toggled = false;
+
+	memset(cnt, 0, sim->aff_nr_cls * sizeof *cnt);
+	for (int32_t id = rq->cfs_tasks_head; id >= 0; id = sim->tasks[id].tasks_next)
+		if (&sim->tasks[id] != rq->curr)
+			cnt[sim->tasks[id].aff_cls]++;
+	for (unsigned c = 0; c < sim->aff_nr_cls; c++) {
+		if (cnt[c] == mine[c])
+			continue;
+		bool had = sim->aff_wait[c] != 0;
+		sim->aff_wait[c] = sim->aff_wait[c] + cnt[c] - mine[c];
+		mine[c] = cnt[c];
+		toggled |= had != (sim->aff_wait[c] != 0);
+	}
+	if (!toggled && idle2 == old_idle2)
+		return;
+	iwa_flush(sim);
+	if (idle2 != old_idle2) {
+		sim->iwa_nr_idle = sim->iwa_nr_idle + (unsigned)idle2 - (unsigned)old_idle2;
+		if (idle2)
+			ss_cpumask_set(sim->iwa_idle, rq->cpu);
+		else
+			ss_cpumask_clear_cpu(sim->iwa_idle, rq->cpu);
+	}
+	if (toggled) {
+		ss_cpumask_zero(sim->iwa_union, sim->nr_words);
+		for (unsigned c = 0; c < sim->aff_nr_cls; c++)
+			if (sim->aff_wait[c])
+				ss_cpumask_or(sim->iwa_union, sim->iwa_union, sim->aff_mask[c], sim->nr_words);
+		sim->iwa_rate = 0;
+		for (unsigned w = 0; w < sim->nr_words; w++)
+			sim->iwa_rate += (unsigned)__builtin_popcountll(sim->iwa_idle[w] & sim->iwa_union[w]);
+	} else if (ss_cpumask_test(sim->iwa_union, rq->cpu)) {
+		sim->iwa_rate = sim->iwa_rate + (unsigned)idle2 - (unsigned)old_idle2;
+	}
+}
+
+/*
+ * The depth and idle-with-work integrals of rq after a change. multi: the
+ * tasks fall in several affinity classes (a constant: the common case is
+ * compiled without it).
+ */
+static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *sim, struct ss_rq *rq, bool multi)
 {
 	unsigned depth = rq->cfs.nr_running, running, waiting;
 	bool idle = rq->curr == NULL;
-	if (!rq->acct_on)
-		return;
 	running = rq->curr && rq->curr->se.on_rq ? 1u : 0u;
 	waiting = depth > running ? depth - running : 0;
 	if (depth != rq->acct_depth) {
@@ -556,14 +638,39 @@ static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
 		rq->depth_since = sim->now;
 		rq->acct_depth = depth;
 	}
-	if (idle != rq->acct_idle || waiting != rq->acct_waiting) {
+	if (multi || idle != rq->acct_idle || waiting != rq->acct_waiting) {
 		const struct ss_cpu_topo *ct = &sim->topo->cpu[rq->cpu];
 		int di = (int)idle - (int)rq->acct_idle, dw = (int)waiting - (int)rq->acct_waiting;
+		/* idle with an empty rq: an idle CPU's queued tasks (on their way in) all wait */
+		bool idle2 = idle && !waiting, old_idle2 = rq->acct_idle && !rq->acct_waiting;
 		idle_acc_move(sim, &sim->acc_llc[ct->llc_index], &sim->res->idle_work_llc_ns, di, dw);
 		idle_acc_move(sim, &sim->acc_node[ct->node], &sim->res->idle_work_node_ns, di, dw);
+		if (multi) {
+			iwa_update_classes(sim, rq, idle2, old_idle2);
+		} else {
+			uint32_t w0 = sim->aff_wait[0];
+			sim->aff_wait[0] = (uint32_t)((int)w0 + dw);
+			if (__builtin_expect(idle2 != old_idle2 || !w0 != !sim->aff_wait[0], 0))
+				iwa_change(sim, (int)idle2 - (int)old_idle2);
+		}
 		rq->acct_idle = idle;
 		rq->acct_waiting = waiting;
 	}
+}
+
+static __attribute__((noinline)) void rq_acct_multi(struct ss_sim *sim, struct ss_rq *rq)
+{
+	rq_acct_body(sim, rq, true);
+}
+
+static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (__builtin_expect(rq->acct_on != 1, 0)) {
+		if (rq->acct_on)
+			rq_acct_multi(sim, rq);
+		return;
+	}
+	rq_acct_body(sim, rq, false);
 }
 
 /* ------------------------------------------------------------ tick */
@@ -758,10 +865,114 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 		ss_ft_nr_running(sim, rq);
 }
 
+/* ------------------------------------------------------------ bursts (docs/output.md "bursts") */
+
+/* A task a burst woke blocked, slept or exited: the burst's makespan ends with its last one. */
+static void burst_task_done(struct ss_sim *sim, struct ss_task *p)
+{
+	uint32_t seq = p->burst_tag - 1;
+	struct ss_burst *b = &sim->bursts[seq % SS_BURST_RING];
+
+	p->burst_tag = 0;
+	if (b->seq != seq || !b->left)   /* its slot went to a later burst: that one was dropped */
+		return;
+	if (--b->left || !b->measured || !sim->measuring)
+		return;
+	sim->res->burst_completed++;
+	sim->res->burst_makespan_ns += sim->now - b->start;
+}
+
+/*
+ * A wake of `which: all` woke nr >= 2 tasks (tagged 1 + sim->burst_seq):
+ * a burst. In the measured window it opens a burst window (the union of
+ * [burst, burst + stats.burst_window_ns) is what bursts.idle_with_work_pct
+ * covers) and schedules the 1 ms sample unless one is pending.
+ */
+static void burst_start(struct ss_sim *sim, uint32_t nr)
+{
+	struct ss_burst *b = &sim->bursts[sim->burst_seq % SS_BURST_RING];
+	struct ss_results *r = sim->res;
+
+	b->start = sim->now;
+	b->seq = sim->burst_seq++;
+	b->left = nr;
+	b->measured = sim->measuring;
+	if (!sim->measuring)
+		return;
+	r->bursts++;
+	iwa_flush(sim);
+	if (sim->burst_win_end > sim->now)
+		r->burst_cover_ns += sim->now - sim->burst_win_start;
+	else
+		r->burst_cover_ns += sim->burst_win_end - sim->burst_win_start;
+	sim->burst_win_start = sim->now;
+	sim->burst_win_end = sim->now + sim->params.burst_window_ns;
+	/* one sample stands for every burst of the same instant; a burst while another's is pending has none */
+	if (!ss_ev_queued(&sim->ev_burst)) {
+		ss_evq_schedule(&sim->evq, &sim->ev_burst, sim->now + SS_BURST_SAMPLE_NS, SS_EV_SAMPLE, 1);
+		sim->burst_sample_n = 1;
+	} else if (sim->ev_burst.time == sim->now + SS_BURST_SAMPLE_NS) {
+		sim->burst_sample_n++;
+	}
+}
+
+static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync);
+
+/*
+ * wake `which: all` (a.target .. a.target + a.nr - 1, the waker set up in
+ * sim->current): one token each, as the single wake; two or more tasks
+ * woken from `wait` make a burst. Returns the probing cost (ns).
+ */
+static __attribute__((noinline)) uint64_t wake_all(struct ss_sim *sim, const struct ss_wl_action *a)
+{
+	uint32_t woken = 0, last_woken = 0;
+	uint64_t cost = 0;
+
+	for (uint32_t i = 0; i < a->nr; i++) {
+		struct ss_task *t = &sim->tasks[a->target + i];
+		bool blocked;
+
+		if (t->state == SS_TASK_DEAD)
+			continue;
+		/* if_waiting: only a task blocked in wait is reached (as the single wake) */
+		if (a->if_waiting && (t->state != SS_TASK_BLOCKED || t->block_on != SS_BLOCK_TOKENS))
+			continue;
+		blocked = t->state == SS_TASK_BLOCKED;
+		cost += post_token(sim, t, a->sync);
+		if (blocked && t->state != SS_TASK_BLOCKED) {
+			/* woken by this statement: a member of the burst, if it is one */
+			t->burst_tag = sim->burst_seq + 1;
+			last_woken = t->id;
+			woken++;
+		}
+	}
+	if (woken >= 2)
+		burst_start(sim, woken);
+	else if (woken)
+		sim->tasks[last_woken].burst_tag = 0;
+	return cost;
+}
+
+/* burst + 1 ms: the allowed CPUs idle (empty rq) while some rq holds >= 2 tasks. */
+static void burst_sample(struct ss_sim *sim)
+{
+	if (!sim->measuring)
+		return;
+	sim->res->burst_sampled += sim->burst_sample_n;
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		if (sim->rq[c].acct_on && sim->rq[c].cfs.nr_running >= 2) {
+			sim->res->burst_idle_1ms_cpus += (uint64_t)sim->burst_sample_n * sim->iwa_nr_idle;
+			break;
+		}
+	}
+}
+
 /* dequeue_task_fair(DEQUEUE_SLEEP) of the running task p, v6.6. */
 static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 {
 	sim->last_dequeue_ns = sim->now;
+	if (__builtin_expect(p->burst_tag != 0, 0))
+		burst_task_done(sim, p);
 	ss_update_rq_clock(sim, rq);
 	stop_burst(sim, rq, p);
 	ss_util_est_dequeue(&rq->cfs_avg, &p->avg);
@@ -1448,6 +1659,10 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				first = a.target + p->rr++ % a.nr;
 			sim->current = p;
 			sim->this_cpu = rq->cpu;
+			if (a.pick == SS_PICK_ALL) {   /* every replica, maybe a burst (docs/output.md "Bursts") */
+				cost = wake_all(sim, &a);
+				n = 0;
+			}
 			for (uint32_t i = 0; i < n; i++) {
 				struct ss_task *t = &sim->tasks[first + i];
 
@@ -1801,6 +2016,8 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
 	memset(&r->sic_time, 0, sizeof r->sic_time);
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
+	memset(r->sic_budget_calls, 0, sizeof r->sic_budget_calls);
+	memset(r->sic_budget_found, 0, sizeof r->sic_budget_found);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
 	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = 0;
@@ -1810,6 +2027,11 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->lb, 0, sizeof r->lb);
 	memset(r->rq_depth_ns, 0, sizeof r->rq_depth_ns);
 	r->active_pushed = r->newidle_skipped = r->idle_work_llc_ns = r->idle_work_node_ns = 0;
+	r->idle_work_allowed_ns = 0;
+	r->bursts = r->burst_cover_ns = r->burst_idle_work_ns = r->burst_sampled = r->burst_idle_1ms_cpus = 0;
+	r->burst_completed = r->burst_makespan_ns = 0;
+	sim->iwa_since = sim->now;
+	sim->burst_win_start = sim->burst_win_end = 0;
 	memset(&r->lost, 0, sizeof r->lost);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
 	r->ipis_saved_polling = 0;
@@ -1854,6 +2076,10 @@ static void finish_stats(struct ss_sim *sim)
 		idle_acc_move(sim, &sim->acc_llc[l], &r->idle_work_llc_ns, 0, 0);
 	for (unsigned n = 0; n < sim->topo->nr_nodes; n++)
 		idle_acc_move(sim, &sim->acc_node[n], &r->idle_work_node_ns, 0, 0);
+	iwa_flush(sim);
+	if (sim->burst_win_end > sim->burst_win_start)   /* the last burst window, cut at the end */
+		r->burst_cover_ns += (sim->now < sim->burst_win_end ? sim->now : sim->burst_win_end) - sim->burst_win_start;
+	r->burst_window_ns = sim->params.burst_window_ns;
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		struct ss_sd_shared *sh = &sim->llc_shared[l];
 		r->llc[l].nr_idle_scan_weighted += (uint64_t)sh->nr_idle_scan * (sim->now - sh->nr_idle_scan_since);
@@ -1923,6 +2149,13 @@ static void sim_destroy(struct ss_sim *sim)
 	g_free(sim->ticking);
 	g_free(sim->acc_llc);
 	g_free(sim->acc_node);
+	g_free(sim->aff_wait);
+	g_free(sim->aff_mask);
+	g_free(sim->aff_rq_wait);
+	g_free(sim->aff_scratch);
+	g_free(sim->iwa_idle);
+	g_free(sim->iwa_union);
+	g_free(sim->llc_scan_written);
 	ss_balance_free(sim);
 	g_free(sim->core_busy);
 	g_free(sim->node_bw_demand);
@@ -2240,6 +2473,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* figures: every allowed CPU starts idle with an empty rq */
 	sim->acc_llc = g_new0(struct ss_idle_acc, t->nr_llc_shared ? t->nr_llc_shared : 1);
 	sim->acc_node = g_new0(struct ss_idle_acc, t->nr_nodes ? t->nr_nodes : 1);
+	sim->llc_scan_written = g_new0(uint8_t, t->nr_llc_shared ? t->nr_llc_shared : 1);
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		rq->acct_on = ss_cpumask_test(sim->allowed_mask, c);
@@ -2247,8 +2481,15 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		if (rq->acct_on) {
 			sim->acc_llc[t->cpu[c].llc_index].nr_idle++;
 			sim->acc_node[t->cpu[c].node].nr_idle++;
+			sim->iwa_nr_idle++;
+			/* an LLC of the allowed CPUs whose nr_idle_scan a balance at its domain writes */
+			if (t->cpu[c].sd_llc >= 0 && !sim->llc_scan_written[t->cpu[c].llc_index]) {
+				sim->llc_scan_written[t->cpu[c].llc_index] = 1;
+				sim->llc_scan_unwritten++;
+			}
 		}
 	}
+	sim->ev_burst.heap_idx = SS_EV_IDLE;
 	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
@@ -2290,10 +2531,35 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			}
 		}
 	}
+	{
+		/* affinity classes of the idle-with-work figure: 0 the allowed CPUs, 1 + role a role's cpus */
+		unsigned nr_roles = ss_workload_nr_roles(cfg->wl);
+		bool any = false;
+
+		for (unsigned i = 0; i < sim->nr_tasks && i < sim->plan->tasks_per_instance; i++)
+			any |= sim->plan->task[i].cpus != NULL;
+		sim->aff_nr_cls = any ? 1 + nr_roles : 1;
+		sim->aff_wait = g_new0(uint32_t, sim->aff_nr_cls);
+		sim->aff_mask = g_new0(const uint64_t *, sim->aff_nr_cls);
+		sim->aff_mask[0] = sim->allowed_mask;
+		for (unsigned r = 0; any && r < nr_roles; r++)
+			sim->aff_mask[1 + r] = &sim->task_cpus[(size_t)r * sim->nr_words];
+		if (any) {
+			for (unsigned c = 0; c < sim->nr_cpus; c++)   /* rq_acct() takes the affinity-class path */
+				if (sim->rq[c].acct_on)
+					sim->rq[c].acct_on = 2;
+			sim->aff_rq_wait = g_new0(uint32_t, (size_t)sim->nr_cpus * sim->aff_nr_cls);
+			sim->aff_scratch = g_new0(uint32_t, sim->aff_nr_cls);
+			sim->iwa_idle = g_new0(uint64_t, sim->nr_words);
+			sim->iwa_union = g_new0(uint64_t, sim->nr_words);
+			ss_cpumask_copy(sim->iwa_idle, sim->allowed_mask, sim->nr_words);
+		}
+	}
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
 		const struct ss_wl_task *wt = &sim->plan->task[i];
 		p->id = i;
+		p->aff_cls = wt->cpus ? (uint16_t)(1 + wt->role) : 0;
 		p->ev_timer.heap_idx = p->ev_arrive.heap_idx = SS_EV_IDLE;
 		p->ev_timer.owner = p->ev_arrive.owner = i;
 		p->tasks_prev = p->tasks_next = -1;
@@ -2613,6 +2879,11 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 			break;
 		}
 		case SS_EV_SAMPLE:
+			if (ev == &sim.ev_burst) {   /* an observer: not one of engine.events */
+				sim.res->events--;
+				burst_sample(&sim);
+				break;
+			}
 			sample_series(&sim);
 			ss_evq_schedule(&sim.evq, &sim.ev_sample, sim.now + sim.res->sample_ns, SS_EV_SAMPLE, 0);
 			break;
@@ -2676,6 +2947,8 @@ done:
 		sim.fatal = NULL;
 		goto out;
 	}
+	/* run.ended_ns: the last task's exit, else a deadlock's start, else the end of the window */
+	sim.res->ended_ns = sim.finish_ns ? sim.finish_ns : sim.res->deadlocked ? sim.res->deadlock_ns : sim.now;
 	finish_stats(&sim);
 	res = sim.res;
 	sim.res = NULL;

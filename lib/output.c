@@ -114,6 +114,29 @@ double ss_results_busy_pct_machine(const struct ss_results *r)
 	return busy_over(r, r->nr_online_cpus ? r->nr_online_cpus : r->nr_cpus);
 }
 
+double ss_results_idle_with_work_allowed_pct(const struct ss_results *r)
+{
+	double w = (double)r->nr_allowed_cpus * (double)r->duration_ns;
+	return w > 0 ? 100.0 * (double)r->idle_work_allowed_ns / w : NAN;
+}
+
+double ss_results_burst_idle_with_work_pct(const struct ss_results *r)
+{
+	double w = (double)r->nr_allowed_cpus * (double)r->burst_cover_ns;
+	return r->bursts && w > 0 ? 100.0 * (double)r->burst_idle_work_ns / w : NAN;
+}
+
+double ss_results_burst_idle_1ms_pct(const struct ss_results *r)
+{
+	double w = (double)r->nr_allowed_cpus * (double)r->burst_sampled;
+	return w > 0 ? 100.0 * (double)r->burst_idle_1ms_cpus / w : NAN;
+}
+
+double ss_results_burst_makespan_ns(const struct ss_results *r)
+{
+	return r->burst_completed ? (double)r->burst_makespan_ns / (double)r->burst_completed : NAN;
+}
+
 static double throughput(const struct ss_results *r)
 {
 	return round3(ss_results_throughput(r));
@@ -202,6 +225,7 @@ static void sis_stats_json(cJSON *o, const struct ss_sis_stats *st)
 	add_num(o, "domain_efficiency_pct", pct(st->domain_searches - st->domain_failed, st->domain_scanned));
 	add_num(o, "fast_rate_pct", pct(st->fast, st->calls));
 	add_num(o, "success_rate_pct", pct(st->calls - st->failed, st->calls));
+	add_num(o, "full_mask_fail_pct", pct(st->walked_all, st->calls));
 }
 
 
@@ -240,8 +264,9 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 	g_string_append_printf(s, "%-34s %llu (in domain searches %llu), %s per call\n", "  runqueues scanned",
 			       (unsigned long long)st->scanned, (unsigned long long)st->domain_scanned,
 			       tnum(b[0], 0, 3, ratio(st->scanned, st->calls)));
-	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu)\n", "  failures (answer not idle)",
-			       (unsigned long long)st->failed, (unsigned long long)st->walked_all);
+	g_string_append_printf(s, "%-34s %llu (whole mask walked, none idle: %llu, %s of calls)\n", "  failures (answer not idle)",
+			       (unsigned long long)st->failed, (unsigned long long)st->walked_all,
+			       tpct(b[0], pct(st->walked_all, st->calls)));
 	g_string_append_printf(s, "%-34s search %s  domain %s  success rate %s\n", "  efficiency",
 			       tpct(b[0], pct(st->calls - st->failed, st->scanned)),
 			       tpct(b[1], pct(st->domain_searches - st->domain_failed, st->domain_scanned)),
@@ -308,6 +333,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddStringToObject(o, "instance_unit", r->instance_unit ? r->instance_unit : "");
 	cJSON_AddNumberToObject(o, "tasks", r->nr_tasks);
 	add_num(o, "deadlock_at_ns", r->deadlocked ? (double)r->deadlock_ns : NAN);
+	cJSON_AddNumberToObject(o, "ended_ns", (double)r->ended_ns);
 	a = cJSON_AddArrayToObject(root, "warnings");
 	for (char **w = r->warnings; w && *w; w++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(*w));
@@ -389,6 +415,24 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
 	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
 
+	o = cJSON_AddObjectToObject(root, "sis");
+	a = cJSON_AddArrayToObject(o, "by_budget");
+	for (unsigned k = 0; k < SS_SIC_BUDGET_MAX + 2; k++) {
+		cJSON *e;
+		if (!r->sic_budget_calls[k])
+			continue;
+		e = cJSON_CreateObject();
+		if (k == SS_SIC_BUDGET_MAX + 1)
+			cJSON_AddNullToObject(e, "nr");
+		else
+			cJSON_AddNumberToObject(e, "nr", k);
+		cJSON_AddBoolToObject(e, "or_more", k == SS_SIC_BUDGET_MAX);
+		cJSON_AddNumberToObject(e, "calls", (double)r->sic_budget_calls[k]);
+		cJSON_AddNumberToObject(e, "found", (double)r->sic_budget_found[k]);
+		cJSON_AddItemToArray(a, e);
+	}
+	add_num(o, "nr_idle_scan_written_ns", r->nr_idle_scan_written ? (double)r->nr_idle_scan_written_ns : NAN);
+
 	sis_scan_json(root, r);
 
 	o = cJSON_AddObjectToObject(root, "balance");
@@ -419,6 +463,18 @@ char *ss_results_to_json(const struct ss_results *r)
 		add_num(o, "llc_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_llc_ns / cpu_time) : NAN);
 		cJSON_AddNumberToObject(o, "node_cpu_ns", (double)r->idle_work_node_ns);
 		add_num(o, "node_pct", cpu_time > 0 ? round3(100.0 * (double)r->idle_work_node_ns / cpu_time) : NAN);
+		cJSON_AddNumberToObject(o, "allowed_cpu_ns", (double)r->idle_work_allowed_ns);
+		add_num(o, "allowed_pct", round3(ss_results_idle_with_work_allowed_pct(r)));
+		o = cJSON_AddObjectToObject(root, "bursts");
+		cJSON_AddNumberToObject(o, "count", (double)r->bursts);
+		cJSON_AddNumberToObject(o, "window_ns", (double)r->burst_window_ns);
+		cJSON_AddNumberToObject(o, "window_cpu_ns", (double)r->burst_cover_ns * (double)r->nr_allowed_cpus);
+		cJSON_AddNumberToObject(o, "idle_with_work_cpu_ns", (double)r->burst_idle_work_ns);
+		add_num(o, "idle_with_work_pct", round3(ss_results_burst_idle_with_work_pct(r)));
+		cJSON_AddNumberToObject(o, "sampled_1ms", (double)r->burst_sampled);
+		add_num(o, "idle_1ms_pct", round3(ss_results_burst_idle_1ms_pct(r)));
+		cJSON_AddNumberToObject(o, "completed", (double)r->burst_completed);
+		add_num(o, "makespan_ns", round3(ss_results_burst_makespan_ns(r)));
 		o = cJSON_AddObjectToObject(root, "runqueue_depth");
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++) {
 			depth_tot += r->rq_depth_ns[d];
@@ -613,6 +669,15 @@ char *ss_results_to_text(const struct ss_results *r)
 				       tpct(b[0], cpu_time > 0 ? 100.0 * (double)r->idle_work_llc_ns / cpu_time : NAN),
 				       (double)r->idle_work_node_ns / 1e6,
 				       tpct(b[1], cpu_time > 0 ? 100.0 * (double)r->idle_work_node_ns / cpu_time : NAN));
+		g_string_append_printf(s, "%-34s %.3f ms (%s) of CPU time\n", "  machine-wide, by task affinity",
+				       (double)r->idle_work_allowed_ns / 1e6, tpct(b[0], ss_results_idle_with_work_allowed_pct(r)));
+		if (r->bursts)
+			g_string_append_printf(s, "%-34s %llu: idle with work %s of CPU time in the %.3f ms after, idle at +1 ms %s, "
+					       "makespan %s us (%llu completed)\n", "bursts", (unsigned long long)r->bursts,
+					       tpct(b[0], ss_results_burst_idle_with_work_pct(r)), (double)r->burst_window_ns / 1e6,
+					       tpct(b[1], ss_results_burst_idle_1ms_pct(r)),
+					       tnum(b[2], 0, 1, ss_results_burst_makespan_ns(r) / 1000.0),
+					       (unsigned long long)r->burst_completed);
 		g_string_append_printf(s, "%-34s mean %s;", "runqueue depth (time-weighted)",
 				       tnum(b[0], 0, 3, depth_tot ? (double)depth_w / (double)depth_tot : NAN));
 		for (unsigned d = 0; d < SS_RQ_DEPTH_MAX; d++)
@@ -626,6 +691,21 @@ char *ss_results_to_text(const struct ss_results *r)
 	g_string_append_printf(s, "%-34s %s\n", "  calls that found an idle CPU", tpct(b[0], pct(r->sic_found, r->sic_calls)));
 	g_string_append_printf(s, "%-34s %llu\n", "  stopped by the scan budget", (unsigned long long)r->sic_nr_exhausted);
 	g_string_append_printf(s, "%-34s %llu\n", "  skipped (nr_idle_scan == 0)", (unsigned long long)r->sic_skipped_nr0);
+	if (r->sic_calls) {
+		/* budget: calls found-idle% (budget = CPUs the walk may probe) */
+		g_string_append_printf(s, "%-34s", "  by budget: calls found-idle");
+		for (unsigned k = 0; k < SS_SIC_BUDGET_MAX + 2; k++) {
+			if (!r->sic_budget_calls[k])
+				continue;
+			if (k == SS_SIC_BUDGET_MAX + 1)
+				g_string_append(s, "  unlimited:");
+			else
+				g_string_append_printf(s, "  %u%s:", k, k == SS_SIC_BUDGET_MAX ? "+" : "");
+			g_string_append_printf(s, " %llu %s", (unsigned long long)r->sic_budget_calls[k],
+					       tpct(b[0], pct(r->sic_budget_found[k], r->sic_budget_calls[k])));
+		}
+		g_string_append(s, "\n");
+	}
 	g_string_append_printf(s, "%-34s %s\n", "  time per call, mean (ns)",
 			       tnum(b[0], 0, 1, r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : NAN));
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",

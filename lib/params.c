@@ -82,6 +82,11 @@ static const struct pdef pdefs[] = {
 	  "newidle balance stops at the LLC domain: an interpretation of the title of seeds/004 patch 4 (docs/policies.md)" },
 	{ "balance", "load_balance", P_INT, F(load_balance), 1, 0, 1, "bool",
 	  "1: load_balance() moves tasks (periodic, newidle, NOHZ, active); 0: its passes stop after find_busiest_queue() (statistics and SIS_UTIL's nr_idle_scan only), so only wakeups move tasks: isolates the balancer's share of a result" },
+	{ "sis", "nr_fixed", P_INT, F(sis_nr_fixed), 0, 0, 4096, "CPUs",
+	  "a simulator knob, no kernel equivalent: when > 0, select_idle_cpu() probes at most this many CPUs of its scan mask "
+	  "whatever the policy, in place of the SIS_PROP / SIS_UTIL budget (not the idle-core walk); 0 = off (the policy's budget)" },
+	{ "stats", "burst_window_ns", P_NS, F(burst_window_ns), 4000000, 1000, 10000000000, "ns",
+	  "the window after each burst that bursts.idle_with_work_pct covers (seed experiment S19: 4 ms); a measurement setting, changes no simulated behaviour" },
 };
 
 #define NR_PDEFS (sizeof pdefs / sizeof pdefs[0])
@@ -159,7 +164,7 @@ bool ss_params_set(struct ss_params *p, const char *policy, const char *assignme
 {
 	const char *eq = strchr(assignment, '='), *dot = strchr(assignment, '.');
 	if (!eq || !dot || dot > eq) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': expected SECTION.KEY=VALUE (sections: cost, policy, balance, kernel)",
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': expected SECTION.KEY=VALUE (sections: cost, policy, balance, kernel, sis, stats)",
 			    assignment);
 		return false;
 	}
@@ -167,8 +172,9 @@ bool ss_params_set(struct ss_params *p, const char *policy, const char *assignme
 	g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
 	const char *val = eq + 1;
 
-	if (strcmp(section, "cost") && strcmp(section, "policy") && strcmp(section, "balance") && strcmp(section, "kernel")) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': unknown section '%s' (valid: cost, policy, balance, kernel)",
+	if (strcmp(section, "cost") && strcmp(section, "policy") && strcmp(section, "balance") && strcmp(section, "kernel") &&
+	    strcmp(section, "sis") && strcmp(section, "stats")) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--set '%s': unknown section '%s' (valid: cost, policy, balance, kernel, sis, stats)",
 			    assignment, section);
 		return false;
 	}

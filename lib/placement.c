@@ -226,6 +226,7 @@ static inline void sic_enter(struct ss_sim *sim)
 	if (sim->sic_depth++)
 		return;
 	sim->sic_budget_stop = false;
+	sim->sic_budget_k = SS_SIC_BUDGET_UNSET;
 	if (sim->measuring) {
 		sim->sic_probes0 = sim->res->sis_probes_total;
 		sim->sic_cost0 = sim->scan_cost;
@@ -238,6 +239,7 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	struct ss_results *r = sim->res;
 	struct ss_llc_stats *ls;
 	uint64_t probes;
+	unsigned k;
 
 	if (--sim->sic_depth || !sim->measuring)
 		return cpu;
@@ -247,9 +249,15 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	ls->sic_calls++;
 	r->sic_probes += probes;
 	ls->sic_probes += probes;
+	/* by the budget in force: a fixed array, the last two buckets "SS_SIC_BUDGET_MAX or more" and unlimited */
+	k = sim->sic_budget_k;
+	if (k == SS_SIC_BUDGET_UNSET)   /* no walk with a budget: one that probed nothing had none to spend */
+		k = probes ? SS_SIC_BUDGET_MAX + 1 : 0;
+	r->sic_budget_calls[k]++;
 	if (cpu >= 0) {
 		r->sic_found++;
 		ls->sic_found++;
+		r->sic_budget_found[k]++;
 	} else if (sim->sic_budget_stop) {
 		r->sic_nr_exhausted++;
 	}
@@ -289,6 +297,20 @@ static inline void sic_trace_end(struct ss_sim *sim, const struct sic_trace *tr,
 			      ss_ft_nr_probes(sim) - tr->probes0, cpu,
 			      cpu >= 0 ? "found" : sim->sic_budget_stop ? "budget" : "none",
 			      sim->scan_cost - tr->cost0);
+}
+
+/*
+ * The budget of the search open now, for the by-budget figures: the most
+ * CPUs its walk may probe (-1: unlimited). The first walk of a frame that
+ * has a budget sets it; a frame none sets counts as unlimited if it probed
+ * a runqueue, else as budget 0 (a plugin's search that gave up at once, as
+ * SIS_UTIL's with nr_idle_scan 0).
+ */
+static inline void sic_set_budget(struct ss_sim *sim, long budget)
+{
+	if (sim->sic_budget_k == SS_SIC_BUDGET_UNSET)
+		sim->sic_budget_k = budget < 0 ? SS_SIC_BUDGET_MAX + 1
+				  : budget >= SS_SIC_BUDGET_MAX ? SS_SIC_BUDGET_MAX : (unsigned)budget;
 }
 
 /* ------------------------------------------------------------ select_idle_cpu */
@@ -336,6 +358,16 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 		sim->scan_cost += sim->params.clear_target_ns;
 	}
 
+	if (sim->params.sis_nr_fixed && !has_idle_core) {
+		/*
+		 * --set sis.nr_fixed=K (a simulator knob, no kernel equivalent):
+		 * K probes, in place of the SIS_PROP / SIS_UTIL budget; the
+		 * "if (!--nr)" below then stops before probe K + 1.
+		 */
+		nr = (long)sim->params.sis_nr_fixed + 1;
+		goto walk;
+	}
+
 	if (ss_feat(sim->features, SS_FEAT_SIS_PROP) && !has_idle_core) {
 		uint64_t now = ss_jiffies(sim);
 		int this_llc = sim->topo->cpu[sim->this_cpu].sd_llc;
@@ -368,10 +400,14 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 		if (nr == 1) {
 			if (sim->measuring)
 				sim->res->sic_skipped_nr0++;
+			sic_set_budget(sim, 0);
 			goto out_stats;
 		}
 	}
 
+walk:
+	/* the budget in force: "if (!--nr)" allows nr - 1 probes; from INT_MAX or from 0 it never stops the walk */
+	sic_set_budget(sim, has_idle_core || nr <= 0 || nr == INT_MAX ? -1 : nr - 1);
 	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
 	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
 		if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
@@ -739,6 +775,7 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 	if (!sim->sic_depth)
 		sic_trace_begin(sim, &tr, *nr);
 	sic_enter(sim);
+	sic_set_budget(sim, has_idle_core ? -1 : *nr);
 	cpu = select_idle_cpu_nr(sim, p, mask, target, has_idle_core, nr);
 	if (sim->sic_depth == 1)
 		sic_trace_end(sim, &tr, p, target, has_idle_core, cpu);

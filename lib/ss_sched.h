@@ -163,6 +163,9 @@ struct ss_task {
 	uint32_t next_waiter;          /* link in a wait queue (task id + 1, 0 = end) */
 	uint32_t recv_left;            /* messages still to take for the current recv */
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
+	/* figures */
+	uint32_t burst_tag;            /* 1 + seq of the burst that woke it, until it blocks or exits; 0 = none */
+	uint16_t aff_cls;              /* affinity class: 0 = the allowed CPUs, 1 + role for a role with cpus */
 };
 
 enum ss_block {
@@ -232,7 +235,7 @@ struct ss_rq {
 	unsigned push_cpu;
 	struct ss_event ev_stop;
 	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
-	bool acct_on;                  /* CPU in the allowed set */
+	uint8_t acct_on;               /* CPU in the allowed set: 1, or 2 when tasks have affinity classes (core.c rq_acct) */
 	bool acct_idle;
 	unsigned acct_waiting, acct_depth;
 	uint64_t depth_since;          /* ns */
@@ -261,6 +264,16 @@ struct ss_sd_shared {
 struct ss_idle_acc {
 	unsigned nr_idle, nr_waiting;
 	uint64_t since;                /* ns */
+};
+
+/* A burst (docs/output.md "bursts"): a wake of `which: all` that woke at least two tasks. */
+#define SS_BURST_RING 64
+#define SS_BURST_SAMPLE_NS UINT64_C(1000000)   /* bursts.idle_1ms_pct: the sample 1 ms after the burst */
+struct ss_burst {
+	uint64_t start;                /* ns */
+	uint32_t seq;                  /* burst number; tasks carry 1 + seq in burst_tag */
+	uint32_t left;                 /* tasks it woke that have not blocked or exited yet */
+	bool measured;                 /* it started in the measured window */
 };
 
 /* ---------------------------------------------------------------- policies */
@@ -299,6 +312,8 @@ const struct ss_policy *ss_policy_plugin_find(const char *name);
 const struct ss_policy *const *ss_policies(void);
 
 /* ---------------------------------------------------------------- the simulation */
+
+#define SS_SIC_BUDGET_UNSET 0xffffu
 
 struct ss_sim {
 	const struct ss_topology *topo;
@@ -344,6 +359,32 @@ struct ss_sim {
 	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
 	/* idle-with-work-elsewhere integrals: per LLC (llc_index) and per node */
 	struct ss_idle_acc *acc_llc, *acc_node;
+	/*
+	 * The same machine-wide and affinity-aware (core.c iwa_*): an idle
+	 * allowed CPU with an empty rq counts while a task that may run on it
+	 * waits on some rq. Tasks fall in affinity classes by their cpus_ptr
+	 * (0: the allowed CPUs; 1 + role: a role's cpus); the integral's rate is
+	 * |idle ∩ ∪ {mask of a class with waiting tasks}|, kept up to date at
+	 * the rq changes that can alter it.
+	 */
+	unsigned aff_nr_cls;           /* 1: every task may use every allowed CPU (no per-task walk) */
+	uint32_t *aff_wait;            /* per class: waiting tasks on all rqs */
+	uint32_t *aff_rq_wait;         /* nr_cpus × aff_nr_cls: per rq and class (aff_nr_cls > 1 only) */
+	uint32_t *aff_scratch;         /* aff_nr_cls */
+	const uint64_t **aff_mask;     /* per class: its CPUs */
+	uint64_t *iwa_idle;            /* allowed CPUs idle with an empty rq (aff_nr_cls > 1 only) */
+	uint64_t *iwa_union;           /* ∪ of the masks of classes with waiting tasks (aff_nr_cls > 1 only) */
+	unsigned iwa_nr_idle, iwa_rate;
+	uint64_t iwa_since;            /* ns */
+	/* bursts: the measured window's burst windows [start, end) and the bursts in flight */
+	uint64_t burst_win_start, burst_win_end;
+	uint32_t burst_seq;
+	struct ss_burst bursts[SS_BURST_RING];
+	struct ss_event ev_burst;      /* the 1 ms sample of the last burst (an observer: changes nothing) */
+	uint32_t burst_sample_n;       /* bursts the pending sample stands for (all of one instant) */
+	/* the first periodic/NOHZ balance at the LLC level that writes (or would write) nr_idle_scan */
+	uint8_t *llc_scan_written;     /* per LLC: 0 not of the allowed CPUs (or no LLC domain), 1 not yet, 2 written */
+	unsigned llc_scan_unwritten;   /* LLCs of allowed CPUs (with an LLC domain) not written yet */
 	int64_t policy_param[8];       /* the policy's parameters: --set policy.KEY values, else defaults */
 	/* the waker context of the wakeup being placed */
 	struct ss_task *current;       /* waker task, NULL for timer/interrupt wakeups */
@@ -361,6 +402,7 @@ struct ss_sim {
 	unsigned sic_depth;            /* frames open (nesting) */
 	uint64_t sic_probes0, sic_cost0; /* sis_probes_total and scan_cost at the outermost frame's entry */
 	bool sic_budget_stop;          /* a walk of the frame stopped on its budget with CPUs left */
+	unsigned sic_budget_k;         /* the frame's budget bucket (sic_budget_calls index), SS_SIC_BUDGET_UNSET: none yet */
 	/* statistics */
 	bool measuring;
 	bool tracing;                  /* --trace: this event is inside the trace window (lib/ftrace.c) */

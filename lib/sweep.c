@@ -32,6 +32,8 @@ struct sw_file {
 	char *as_written;   /* the spec's string: part of the key */
 	char *path;         /* resolved against the spec's directory */
 	char *sha256;       /* of the file's bytes (provenance) */
+	char *text;         /* a workload's bytes as hashed, for points with workload.* sets (NULL: none) */
+	size_t len;
 };
 
 struct sw_set {
@@ -56,6 +58,7 @@ struct ss_sweep_spec {
 	struct sw_set *sets;      /* spec order */
 	unsigned nr_sets;
 	unsigned *set_order;      /* indices of sets sorted by key (for keys) */
+	bool wl_sets;             /* some set key is workload.NAME: each point loads its workload */
 	uint64_t nr_combos;       /* product of the sets' lengths (1 without sets) */
 	char *sched_features, *nodes;
 	uint64_t duration_ns, warmup_ns;
@@ -183,6 +186,13 @@ static bool load_files(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n, 
 		}
 		if (!e && !(files[i].sha256 = ss_file_sha256(files[i].path, &e)))
 			g_prefix_error(&e, "cannot hash: ");
+		if (!e && !topo && ss_read_input_file(files[i].path, "workload", &files[i].text, &files[i].len, &e)) {
+			/* the bytes hashed, loaded again with each point's workload.* sets */
+			g_autofree char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)files[i].text,
+									   files[i].len);
+			if (strcmp(sum, files[i].sha256))
+				g_set_error(&e, SS_ERROR, SS_ERROR_IO, "changed while it was read (expected the same bytes twice)");
+		}
 		if (e) {
 			g_set_error(c->err, SS_ERROR, e->code, "%s:%zu:%zu: %s '%s': %s", c->file, v->start_mark.line + 1,
 				    v->start_mark.column + 1, what, ss_yaml_sval(v), e->message);
@@ -314,6 +324,48 @@ static gint cmp_set_key(gconstpointer a, gconstpointer b, gpointer data)
 	return strcmp(sets[*(const unsigned *)a].key, sets[*(const unsigned *)b].key);
 }
 
+/* A workload.NAME set key: NAME is a parameter of every workload of the spec (docs/workloads.md "Parameters"). */
+static bool check_wl_param(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *k, const char *name)
+{
+	for (unsigned w = 0; w < s->nr_wls; w++) {
+		GString *names = g_string_new(NULL);
+		bool found = false;
+		for (unsigned i = 0; i < ss_workload_nr_params(s->wls[w]); i++) {
+			const struct ss_wl_param *pm = ss_workload_param(s->wls[w], i);
+			found = found || !strcmp(pm->name, name);
+			g_string_append_printf(names, "%s%s", names->len ? ", " : "", pm->name);
+		}
+		if (!found) {
+			fail(c, k->start_mark, "set key 'workload.%s': workload %s has no parameter '%s' (expected %s%s)", name,
+			     s->wl_files[w].as_written, name, names->len ? "one of: " : "a parameter the file declares; it declares none",
+			     names->str);
+			g_string_free(names, TRUE);
+			return false;
+		}
+		g_string_free(names, TRUE);
+	}
+	return true;
+}
+
+/* A value of a workload.NAME set: every workload of the spec loads with it (range, and what it feeds). */
+static bool check_wl_value(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *x, const char *name, const char *value)
+{
+	g_autofree char *as = g_strdup_printf("%s=%s", name, value);
+	const char *const set[] = { as, NULL };
+	for (unsigned w = 0; w < s->nr_wls; w++) {
+		GError *e = NULL;
+		struct ss_workload *wl = ss_workload_load_string_params(s->wl_files[w].text, s->wl_files[w].len,
+									 s->wl_files[w].path, set, &e);
+		if (!wl) {
+			fail(c, x->start_mark, "set workload.%s for workload %s: %s", as, s->wl_files[w].as_written, e->message);
+			g_error_free(e);
+			return false;
+		}
+		ss_workload_free(wl);
+	}
+	return true;
+}
+
 static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 {
 	if (n->type != YAML_MAPPING_NODE)
@@ -339,9 +391,17 @@ static bool parse_sets(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 			st->nr_values = items->len;
 			st->values = g_new0(char *, items->len + 1);
 		}
+		if (ok && g_str_has_prefix(st->key, "workload.")) {
+			s->wl_sets = true;
+			ok = check_wl_param(c, s, k, st->key + strlen("workload."));
+		}
 		for (unsigned i = 0; ok && i < items->len; i++) {
 			yaml_node_t *x = g_ptr_array_index(items, i);
 			st->values[i] = g_strdup(ss_yaml_sval(x));
+			if (g_str_has_prefix(st->key, "workload.")) {
+				ok = check_wl_value(c, s, x, st->key + strlen("workload."), st->values[i]);
+				continue;
+			}
 			/* a value every policy of the sweep accepts, or an error here rather than mid-sweep */
 			for (unsigned p = 0; ok && p < s->nr_policies; p++) {
 				struct ss_params prm;
@@ -525,6 +585,7 @@ void ss_sweep_spec_free(struct ss_sweep_spec *s)
 		g_free(s->wl_files[i].as_written);
 		g_free(s->wl_files[i].path);
 		g_free(s->wl_files[i].sha256);
+		g_free(s->wl_files[i].text);
 		ss_workload_free(s->wls[i]);
 	}
 	g_free(s->topo_files);
@@ -724,6 +785,12 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 		cJSON_AddNumberToObject(o, "deadlock_at_ns", (double)r->deadlock_ns);
 	else
 		cJSON_AddNullToObject(o, "deadlock_at_ns");
+	/* a point whose warmup ends before nr_idle_scan was written, or whose run ended before its window */
+	if (r->nr_idle_scan_written)
+		cJSON_AddNumberToObject(o, "nr_idle_scan_written_ns", (double)r->nr_idle_scan_written_ns);
+	else
+		cJSON_AddNullToObject(o, "nr_idle_scan_written_ns");
+	cJSON_AddNumberToObject(o, "ended_ns", (double)r->ended_ns);
 	cJSON_AddItemToObject(o, "provenance", prov);
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -959,19 +1026,32 @@ static bool run_point(struct run_ctx *x, uint64_t idx)
 	c.warmup_ns = s->warmup_ns;
 	ss_params_defaults(&c.params, c.topo);
 	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *wl_sets = g_ptr_array_new();   /* "NAME=VALUE" of the workload.* sets, borrowed from sets */
+	struct ss_workload *wl = NULL;            /* the point's workload when it has workload.* sets */
+	struct ss_results *r = NULL;
 	for (unsigned i = 0; i < s->nr_sets; i++) {
 		char *as = g_strdup_printf("%s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
 		g_ptr_array_add(sets, as);
-		if (!ss_params_set(&c.params, c.policy, as, &e)) {
-			record_failure(x, idx, e);
-			g_ptr_array_free(sets, TRUE);
-			return false;
-		}
+		if (g_str_has_prefix(as, "workload."))   /* applied as the workload is loaded, as --set workload.NAME */
+			g_ptr_array_add(wl_sets, as + strlen("workload."));
+		else if (!ss_params_set(&c.params, c.policy, as, &e))
+			goto failed;
 	}
-	struct ss_results *r = ss_simulate(&c, &e);
+	if (s->wl_sets) {
+		g_ptr_array_add(wl_sets, NULL);
+		wl = ss_workload_load_string_params(s->wl_files[p.wl].text, s->wl_files[p.wl].len, s->wl_files[p.wl].path,
+						    (const char *const *)wl_sets->pdata, &e);
+		if (!wl)
+			goto failed;
+		c.wl = wl;
+	}
+	r = ss_simulate(&c, &e);
 	if (!r) {
+failed:
 		record_failure(x, idx, e);
 		g_ptr_array_free(sets, TRUE);
+		g_ptr_array_free(wl_sets, TRUE);
+		ss_workload_free(wl);
 		return false;
 	}
 	if (r->deadlocked)
@@ -986,6 +1066,8 @@ static bool run_point(struct run_ctx *x, uint64_t idx)
 	};
 	g_async_queue_push(x->lines, make_record(s, idx, r, ss_provenance_json(&pv, &c)));
 	g_ptr_array_free(sets, TRUE);
+	g_ptr_array_free(wl_sets, TRUE);
+	ss_workload_free(wl);
 	ss_results_free(r);
 	return true;
 }

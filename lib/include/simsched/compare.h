@@ -38,6 +38,11 @@ enum ss_cmp_metric {
 	SS_CMP_IDLE_WITH_WORK_PCT, /* % of CPU time idle while a task waited in the same LLC, lower is better */
 	SS_CMP_ALL_MIGRATIONS,  /* migrations of every cause (wakeup, fork, balancer) per second, lower is better */
 	SS_CMP_WORKLOAD,        /* the workload's own figure (file key metric): name, unit, direction from it */
+	SS_CMP_FULL_MASK_FAIL_PCT, /* % of select_idle_sibling calls whose search walked its whole mask, none idle */
+	SS_CMP_IDLE_WITH_WORK_ALLOWED_PCT, /* % of CPU time idle while a task allowed there waited elsewhere */
+	SS_CMP_BURST_IDLE_WITH_WORK_PCT,   /* the same within the windows after bursts */
+	SS_CMP_BURST_IDLE_1MS_PCT,         /* mean % of CPUs idle 1 ms after a burst while some rq held >= 2 */
+	SS_CMP_BURST_MAKESPAN_NS,          /* mean burst makespan, ns */
 	SS_CMP_NR_METRICS
 };
 

@@ -1,6 +1,6 @@
 /*
  * simsched/params.h — every tunable of the model, settable as
- * --set SECTION.KEY=VALUE (sections cost, policy, balance, kernel).
+ * --set SECTION.KEY=VALUE (sections cost, policy, balance, kernel, sis, stats).
  * Each parameter's unit, default and source are in the table in params.c and
  * in docs/model.md; `simsched run --set help` lists them.
  */
@@ -46,7 +46,11 @@ struct ss_params {
 	uint64_t nohz;                /* 1: NOHZ idle balancing kicks (nohz_balancer_kick) */
 	uint64_t newidle_llc_only;    /* 1: newidle balance stops after the LLC domain (seeds/004 patch 4, its title) */
 	uint64_t load_balance;        /* 1: the balancer moves tasks; 0: its passes only compute statistics */
-	/* stats (kept under kernel.? no: own section would be a fifth); sampling of series lives in ss_run_config. */
+	/* sis. (simulator knobs of the wakeup scan, no kernel equivalent) */
+	uint64_t sis_nr_fixed;        /* > 0: select_idle_cpu probes at most this many CPUs, whatever the policy; 0 = off */
+	/* stats. (how figures are measured; they change no simulated behaviour) */
+	uint64_t burst_window_ns;     /* the window after a burst that the burst figures cover, ns */
+	/* sampling of series lives in ss_run_config. */
 	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
 	int64_t policy_values[8];
 	bool policy_set[8];

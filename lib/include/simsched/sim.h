@@ -101,6 +101,22 @@ double ss_results_metric_value(const struct ss_results *r);
 double ss_results_busy_pct(const struct ss_results *r);
 /** The same over every online CPU of the machine (cpu.busy_pct_machine); equal without --nodes. */
 double ss_results_busy_pct_machine(const struct ss_results *r);
+/**
+ * Affinity-aware idle with work elsewhere (idle_with_work_elsewhere.allowed_pct):
+ * idle_work_allowed_ns / (allowed CPUs × window) × 100, 0..100; NAN for an
+ * empty window.
+ */
+double ss_results_idle_with_work_allowed_pct(const struct ss_results *r);
+/**
+ * The burst figures (docs/output.md "bursts"), NAN without bursts (or
+ * without a sample / a completed burst): the affinity-aware idle with work
+ * elsewhere within the burst windows, % of allowed CPUs × their union; the
+ * mean share (%) of allowed CPUs idle 1 ms after a burst while some rq held
+ * >= 2 tasks; the mean makespan in ns.
+ */
+double ss_results_burst_idle_with_work_pct(const struct ss_results *r);
+double ss_results_burst_idle_1ms_pct(const struct ss_results *r);
+double ss_results_burst_makespan_ns(const struct ss_results *r);
 
 /**
  * Version of the layout of the run JSON (top-level "schema_version") and of

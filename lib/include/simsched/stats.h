@@ -122,6 +122,8 @@ struct ss_time_lost {
 };
 
 #define SS_STATS_IDLE_STATES 8
+/** select_idle_cpu budgets counted one by one (sis.by_budget); larger ones share the last bucket. */
+#define SS_SIC_BUDGET_MAX 256
 
 struct ss_results {
 	/* the run */
@@ -152,6 +154,9 @@ struct ss_results {
 	/* select_idle_sibling / select_idle_cpu */
 	uint64_t sis_calls, sis_outcome[SS_SIS_NR];
 	uint64_t sic_calls, sic_probes, sic_found, sic_nr_exhausted, sic_skipped_nr0;
+	/* select_idle_cpu calls by the budget in force (CPUs its walk may probe): index k < SS_SIC_BUDGET_MAX
+	 * budget k, SS_SIC_BUDGET_MAX "that many or more", SS_SIC_BUDGET_MAX + 1 unlimited (sis.by_budget) */
+	uint64_t sic_budget_calls[SS_SIC_BUDGET_MAX + 2], sic_budget_found[SS_SIC_BUDGET_MAX + 2];
 	uint64_t sis_probes_total;           /* every rq read by select_idle_sibling, shortcuts included */
 	uint64_t scan_time_ns;               /* Σ simulated time charged to wakers for probing */
 	struct ss_log2_hist sic_time;        /* ns per select_idle_cpu call */
@@ -175,6 +180,23 @@ struct ss_results {
 	 * CPU of its LLC / node had a waiting (runnable, not running) task, CPU-ns */
 	uint64_t idle_work_llc_ns, idle_work_node_ns;
 	uint64_t rq_depth_ns[SS_RQ_DEPTH_MAX];           /* CPU-ns spent with nr_running = index (allowed CPUs) */
+	/* the same machine-wide and affinity-aware: Σ over allowed CPUs of the time the CPU was idle with an
+	 * empty rq while a task whose cpus_ptr holds it waited on another rq, CPU-ns */
+	uint64_t idle_work_allowed_ns;
+	/* bursts (a `which: all` wake that woke >= 2 tasks) started in the window (docs/output.md "bursts") */
+	uint64_t bursts;
+	uint64_t burst_window_ns;        /* stats.burst_window_ns */
+	uint64_t burst_cover_ns;         /* time covered by the union of [burst, burst + window) in the window */
+	uint64_t burst_idle_work_ns;     /* idle_work_allowed_ns within those windows, CPU-ns */
+	uint64_t burst_sampled;          /* bursts whose 1 ms sample was taken */
+	uint64_t burst_idle_1ms_cpus;    /* Σ over them: idle allowed CPUs at burst + 1 ms if some rq held >= 2 tasks, else 0 */
+	uint64_t burst_completed;        /* bursts whose every wakee blocked or exited before the end */
+	uint64_t burst_makespan_ns;      /* Σ over them of (last wakee blocked) - burst */
+	/* SIS_UTIL's nr_idle_scan: when every LLC of the allowed CPUs had it written (or, for a policy
+	 * that does not write it, would have), ns from the start; valid if nr_idle_scan_written */
+	bool nr_idle_scan_written;
+	uint64_t nr_idle_scan_written_ns;
+	uint64_t ended_ns;               /* when the simulated activity ended (run.ended_ns), ns from the start */
 	/* costs */
 	struct ss_time_lost lost;
 	uint64_t idle_state_entries[SS_STATS_IDLE_STATES]; /* idle periods per chosen state (topology order) */
