@@ -2,7 +2,8 @@
  * test_benchmarks.c — the shipped benchmark workloads against their
  * programs (reference topologies-workloads.md B.1, B.4, B.7 and each
  * file's header): hackbench in its four modes, schbench before the 2023
- * rewrite, the UnixBench tests. For each, the sleep/wake graph as the
+ * rewrite and the 2016 file's worker count, the UnixBench tests, the wide
+ * burst of S19. For each, the sleep/wake graph as the
  * interpreter gives it (messages per loop, fan-out, which wakeups carry
  * WF_SYNC, how tasks are created, the timing parameters, the parameters'
  * effect), then a short run on a shipped machine whose per-task actions and
@@ -514,6 +515,159 @@ static void test_schbench_old_run(void **state)
 	g_free(tr);
 }
 
+/* ---- schbench 2016: workers per message thread ---- */
+
+/*
+ * The 2016 file's default is -t 4 (5 tasks, one instance per 5 CPUs at
+ * 100 %); `workers` sets -t, and instances_per_cpu = 1/(workers + 1)
+ * follows exactly. Seed 004's t1..t512 rows: one message thread with N
+ * workers on 384 CPUs: the message thread wakes all N waiting workers at
+ * once (futex: no WF_SYNC, only those waiting), waits for a post and
+ * sleeps 10..12.5 ms.
+ */
+static void test_schbench_workers(void **state)
+{
+	static const char *const t512[] = { "workers=512", NULL };
+	struct ss_workload *d = load(WL("schbench.yaml"), NULL), *w = load(WL("schbench.yaml"), t512);
+	struct ss_wl_plan *p;
+	struct walk k;
+
+	(void)state;
+	assert_int_equal(ss_workload_nr_params(d), 1);
+	assert_string_equal(ss_workload_param(d, 0)->name, "workers");
+	assert_int_equal(ss_workload_param(d, 0)->value, 4);
+	assert_int_equal(ss_workload_tasks_per_instance(d), 5);
+	p = plan(d, 10000, 20);                 /* 0.2 per CPU, as the file said before the parameter */
+	assert_int_equal(p->nr_instances, 4);
+	ss_wl_plan_free(p);
+	p = plan(d, 2500, 128);                 /* 6.4 -> 6 */
+	assert_int_equal(p->nr_instances, 6);
+	ss_wl_plan_free(p);
+
+	assert_int_equal(ss_workload_tasks_per_instance(w), 513);
+	p = plan(w, 6679, 384);                 /* 384 x 0.6679 / 513 = 0.49996: max(1, 0) */
+	assert_int_equal(p->nr_instances, 1);
+	ss_wl_plan_free(p);
+	p = plan(w, 20040, 384);                /* 1.50006 -> 2: the second message thread */
+	assert_int_equal(p->nr_instances, 2);
+	ss_wl_plan_free(p);
+	p = plan(w, 20030, 384);                /* 1.49931 -> 1 */
+	assert_int_equal(p->nr_instances, 1);
+	walk_init(&k, p, 0);
+	for (int cycle = 0; cycle < 3; cycle++) {
+		to(&k, SS_ACT_WAKE, 1, 512, SS_PICK_ALL, false, true);
+		counted(&k, SS_ACT_WAIT, 1);
+		run_in(&k, SS_ACT_SLEEP, 10 * MS, 12500 * US);
+	}
+	walk_init(&k, p, 512);
+	for (int cycle = 0; cycle < 3; cycle++) {
+		run_in(&k, SS_ACT_RUN_WALL, 10 * MS, 10 * MS);
+		to(&k, SS_ACT_WAKE, 0, 1, SS_PICK_ONE, false, true);
+		counted(&k, SS_ACT_WAIT, 1);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+	ss_workload_free(d);
+}
+
+/* ---- burst-fanout: K workers woken at once every period ---- */
+
+/*
+ * S19's storm: one dispatcher on an absolute 20 ms timer wakes all K
+ * workers in one statement (no WF_SYNC); each runs uniform 1..5 ms and
+ * waits. On Kunpeng 920 (128 CPUs) with K = 64 over 210 ms: 10 bursts,
+ * each worker runs once per burst, within the burst's period, inside the
+ * range; the parameters move the period and the range.
+ */
+static void test_burst_fanout(void **state)
+{
+	static const char *const k64[] = { "workers=64", NULL };
+	static const char *const alt[] = { "workers=3", "period_us=5000", "run_min_us=200", "run_max_us=300", NULL };
+	struct ss_workload *w = load(WL("burst-fanout.yaml"), NULL);
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r;
+	struct ss_wl_plan *p;
+	struct walk k;
+	uint64_t wake_t[16];
+	unsigned nwake = 0, nruns = 0, per_worker[64] = { 0 };
+
+	(void)state;
+	assert_int_equal(ss_workload_nr_params(w), 4);
+	assert_int_equal(ss_workload_param(w, 0)->value, 64);
+	assert_int_equal(ss_workload_param(w, 1)->value, 20000);
+	assert_int_equal(ss_workload_param(w, 2)->value, 1000);
+	assert_int_equal(ss_workload_param(w, 3)->value, 5000);
+	assert_int_equal(ss_workload_tasks_per_instance(w), 65);
+	p = plan(w, 10000, 130);                /* 1/65 per CPU: 2 storms at 100 % of 130 CPUs */
+	assert_int_equal(p->nr_instances, 2);
+	ss_wl_plan_free(p);
+	p = plan(w, 5000, 128);                 /* 0.98 -> 1 */
+	assert_int_equal(p->nr_instances, 1);
+	walk_init(&k, p, 0);
+	for (int cycle = 0; cycle < 3; cycle++) {
+		assert_int_equal(step(&k, SS_ACT_TIMER).ns, 20 * MS);
+		run_in(&k, SS_ACT_RUN, 20 * US, 40 * US);
+		to(&k, SS_ACT_WAKE, 1, 64, SS_PICK_ALL, false, false);
+	}
+	walk_init(&k, p, 64);
+	for (int cycle = 0; cycle < 3; cycle++) {
+		counted(&k, SS_ACT_WAIT, 1);
+		run_in(&k, SS_ACT_RUN, 1 * MS, 5 * MS);
+	}
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+
+	w = load(WL("burst-fanout.yaml"), k64);
+	r = simulate(kunpeng, w, NULL, 5000, 0, 210 * MS, tr);
+	assert_int_equal(r->nr_instances, 1);
+	assert_int_equal(r->nr_tasks, 65);
+	for (unsigned i = 0; i < tr->n; i++)
+		if (tr->e[i].task == 0 && tr->e[i].a.kind == SS_ACT_WAKE) {
+			assert_true(nwake < 16);
+			wake_t[nwake++] = tr->e[i].t;
+		}
+	assert_int_equal(nwake, 10);            /* at 20, 40, ..., 200 ms (+ 20..40 us) */
+	for (unsigned b = 0; b < nwake; b++)
+		if (wake_t[b] < (b + 1) * 20 * MS + 20 * US || wake_t[b] > (b + 1) * 20 * MS + 1 * MS)
+			fail_msg("burst %u woken at %llu ns", b, (unsigned long long)wake_t[b]);
+	for (unsigned i = 0; i < tr->n; i++) {
+		unsigned t = tr->e[i].task;
+
+		if (t == 0 || tr->e[i].a.kind != SS_ACT_RUN)
+			continue;
+		if (tr->e[i].a.ns < 1 * MS || tr->e[i].a.ns > 5 * MS)
+			fail_msg("worker %u runs %llu ns", t, (unsigned long long)tr->e[i].a.ns);
+		/* within the period of the burst that woke it */
+		assert_true(nruns < 64 * 10);
+		for (unsigned b = 0;; b++) {
+			assert_true(b < nwake);
+			if (tr->e[i].t >= wake_t[b] && tr->e[i].t < wake_t[b] + 20 * MS)
+				break;
+		}
+		per_worker[t - 1]++;
+		nruns++;
+	}
+	assert_int_equal(nruns, 64 * 10);
+	for (unsigned i = 0; i < 64; i++)
+		assert_int_equal(per_worker[i], 10);
+	ss_results_free(r);
+	ss_workload_free(w);
+
+	w = load(WL("burst-fanout.yaml"), alt);
+	p = plan(w, 10000, 8);                  /* 1/4 per CPU */
+	assert_int_equal(p->nr_instances, 2);
+	walk_init(&k, p, 0);
+	assert_int_equal(step(&k, SS_ACT_TIMER).ns, 5 * MS);
+	run_in(&k, SS_ACT_RUN, 20 * US, 40 * US);
+	to(&k, SS_ACT_WAKE, 1, 3, SS_PICK_ALL, false, false);
+	walk_init(&k, p, 3);
+	counted(&k, SS_ACT_WAIT, 1);
+	run_in(&k, SS_ACT_RUN, 200 * US, 300 * US);
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+	g_free(tr);
+}
+
 /* ---- UnixBench ---- */
 
 /*
@@ -677,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_hackbench_run),
 		cmocka_unit_test(test_schbench_old_graph),
 		cmocka_unit_test(test_schbench_old_run),
+		cmocka_unit_test(test_schbench_workers),
+		cmocka_unit_test(test_burst_fanout),
 		cmocka_unit_test(test_unixbench_graph),
 		cmocka_unit_test(test_unixbench_run),
 	};
