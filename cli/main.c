@@ -289,6 +289,7 @@ static char *workload_params_help(const struct ss_workload *w)
  */
 struct run_spec {
 	const char *topo_path, *wl_path, *policy, *features, *nodes;
+	enum ss_kernel kernel;         /* --kernel */
 	char **sets;                   /* --set as given, NULL-terminated (or NULL) */
 	unsigned load_x100;
 	uint64_t seed, duration_ns, warmup_ns, sample_ns;
@@ -326,6 +327,7 @@ static int execute_run(const struct run_spec *a)
 	cfg.topo = t;
 	cfg.wl = w;
 	cfg.policy = a->policy;
+	cfg.kernel = a->kernel;
 	cfg.sched_features = a->features;
 	cfg.nodes = a->nodes;
 	cfg.seed = a->seed;
@@ -452,6 +454,7 @@ static int rerun(const char *path, gint record, struct run_spec *a)
 	a->wl_path = rr->workload_file;
 	a->policy = rr->policy;
 	a->features = rr->sched_features;
+	a->kernel = (enum ss_kernel)rr->kernel;
 	a->nodes = rr->nodes;
 	a->sets = rr->sets;
 	a->load_x100 = rr->load_pct_x100;
@@ -470,7 +473,7 @@ static int cmd_run(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
-	g_autofree char *format = NULL, *rerun_path = NULL;
+	g_autofree char *format = NULL, *rerun_path = NULL, *kernel_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
@@ -482,6 +485,7 @@ static int cmd_run(int argc, char **argv)
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
 		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_s, "kernel modelled: 6.6 (EEVDF, default) or 5.17 (CFS; default policy sis_prop)", "VERSION" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, or a fraction <= 1 (0.5 = 50%); rounded, at least 1 (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
@@ -523,7 +527,7 @@ static int cmd_run(int argc, char **argv)
 	if (rerun_path) {
 		/* every parameter comes from the result: giving one as well would contradict it */
 		const struct { const char *name; const void *given; } params[] = {
-			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy },
+			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy }, { "--kernel", kernel_s },
 			{ "--policy-plugin", plugins }, { "--sched-features", features }, { "--load", load },
 			{ "--duration", duration }, { "--warmup", warmup }, { "--seed", seed_s }, { "--nodes", nodes },
 			{ "--set", sets }, { "--sample-interval", sample },
@@ -594,7 +598,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	a.topo_path = topo_path;
 	a.wl_path = wl_path;
-	a.policy = policy ? policy : "sis_util";
+	if (kernel_s && !ss_kernel_parse(kernel_s, &a.kernel, &err)) {
+		fprintf(stderr, "simsched: --kernel: %s\n", err->message);
+		g_clear_error(&err);
+		return 2;
+	}
+	a.policy = policy ? policy : ss_kernel_default_policy(a.kernel);
 	a.features = features;
 	a.nodes = nodes;
 	a.sets = sets;
