@@ -660,7 +660,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policies = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *nodes = NULL, *format = NULL, *metric = NULL, *out = NULL;
-	g_autofree char *seed_s = NULL;
+	g_autofree char *seed_s = NULL, *kernel_s = NULL, *kernels_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
 	gboolean quiet = FALSE;
@@ -669,6 +669,8 @@ static int cmd_compare(int argc, char **argv)
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_s, "kernel modelled: 6.6 (default) or 5.17", "VERSION" },
+		{ "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_s, "compare kernels too: one column per policy and kernel (POLICY@KERNEL), the first the baseline", "5.17,6.6" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default); each a percentage or a fraction <= 1", "LOADS" },
 		{ "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
@@ -698,6 +700,7 @@ static int cmd_compare(int argc, char **argv)
 	unsigned nr_loads = 0;
 	struct ss_compare_spec spec = { .metric = SS_CMP_WORKLOAD };
 	struct progress pr = { g_get_monotonic_time() };
+	enum ss_kernel kernels[SS_NR_KERNELS];
 
 	if (argc > 1) {
 		fprintf(stderr, "simsched: compare: unexpected argument '%s'\n", argv[1]);
@@ -734,6 +737,35 @@ static int cmd_compare(int argc, char **argv)
 	if (!spec.nr_policies) {
 		fprintf(stderr, "simsched: --policies: no policy named\n");
 		goto out;
+	}
+	if (kernel_s && kernels_s) {
+		fprintf(stderr, "simsched: --kernel and --kernels: give one (--kernels A,B compares kernels)\n");
+		goto out;
+	}
+	if (kernel_s && !ss_kernel_parse(kernel_s, &spec.base.kernel, &err)) {
+		fprintf(stderr, "simsched: --kernel: %s\n", err->message);
+		g_clear_error(&err);
+		goto out;
+	}
+	if (kernels_s) {
+		g_auto(GStrv) ks = g_strsplit(kernels_s, ",", -1);
+		for (unsigned i = 0; ks[i]; i++) {
+			enum ss_kernel k;
+			if (!ss_kernel_parse(ks[i], &k, &err)) {
+				fprintf(stderr, "simsched: --kernels '%s': %s\n", kernels_s, err->message);
+				g_clear_error(&err);
+				goto out;
+			}
+			for (unsigned j = 0; j < spec.nr_kernels; j++)
+				if (kernels[j] == k) {
+					fprintf(stderr, "simsched: --kernels '%s': kernel %s is named twice (expected each kernel once)\n",
+						kernels_s, ss_kernel_name(k));
+					goto out;
+				}
+			kernels[spec.nr_kernels++] = k;
+		}
+		spec.kernels = kernels;
+		spec.base.kernel = kernels[0];
 	}
 	if (seeds < 1 || seeds > 1000) {
 		fprintf(stderr, "simsched: --seeds %d: expected a seed count in 1..1000\n", seeds);
@@ -828,7 +860,7 @@ static int cmd_compare(int argc, char **argv)
 	unsigned deadlocked = r->nr_deadlocked;
 	if (deadlocked)
 		fprintf(stderr, "simsched: warning: %u of %u runs deadlocked (their figures cover a window where nothing ran); the first: %s\n",
-			deadlocked, spec.nr_policies * nr_loads * spec.nr_seeds, r->deadlock_first);
+			deadlocked, r->nr_policies * nr_loads * spec.nr_seeds, r->deadlock_first);
 	ss_compare_result_free(r);
 	if (!txt) {
 		rc = fail(err, 2);

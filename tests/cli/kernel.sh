@@ -72,6 +72,60 @@ expect_fail 2 "kernel '4.19' is not modelled \(expected 6.6 or 5.17\)" -- \
 	--sched-features NO_GENTLE_FAIR_SLEEPERS,NO_LAST_BUDDY "${short[@]}" --format json >"$tmp/c.json"
 grep -q '"sched_features":	"NO_NEXT_BUDDY .*NO_GENTLE_FAIR_SLEEPERS START_DEBIT NO_LAST_BUDDY' "$tmp/c.json"
 
+# compare: kernels as a dimension, one column per policy and kernel, the first the baseline
+"$BIN" compare --topology $T --workload workloads/hackbench-process-pipes.yaml --policies sis_prop,full_scan \
+	--kernels 5.17,6.6 --load 100% --seeds 1 --warmup 10ms --duration 20ms --format json >"$tmp/cmp.json"
+python3 - "$tmp/cmp.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["policies"] == ["sis_prop@5.17", "sis_prop@6.6", "full_scan@5.17", "full_scan@6.6"], j["policies"]
+assert [c["policy"] for c in j["rows"][0]["cells"]] == j["policies"]
+PY
+# one kernel: columns are plain policy names; --kernel 5.17 runs v5.17
+"$BIN" compare --topology $T --workload workloads/hackbench-process-pipes.yaml --policies sis_prop --kernel 5.17 \
+	--load 100% --seeds 1 --warmup 10ms --duration 20ms --format json >"$tmp/cmp1.json"
+python3 - "$tmp/cmp1.json" "$tmp/cmp.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["policies"] == ["sis_prop"]
+# the same runs as the sis_prop@5.17 column
+assert a["rows"][0]["cells"][0]["values"] == b["rows"][0]["cells"][0]["values"]
+PY
+expect_fail 2 "policy 'sis_util' does not run on kernel v5.17" -- compare --topology $T \
+	--workload workloads/netperf-tcp-rr.yaml --policies sis_prop,sis_util --kernels 6.6,5.17 --load 50% --seeds 1
+expect_fail 2 "kernel 5.17 is named twice" -- compare --topology $T --workload workloads/netperf-tcp-rr.yaml \
+	--policies sis_prop --kernels 5.17,5.17 --load 50% --seeds 1
+expect_fail 2 "give one" -- compare --topology $T --workload workloads/netperf-tcp-rr.yaml \
+	--policies sis_prop --kernel 5.17 --kernels 5.17,6.6 --load 50% --seeds 1
+
+# sweep: `kernel:` is a dimension of the grid, in the point key and the record; report's columns
+cat >"$tmp/spec.yaml" <<EOF2
+topologies: $PWD/$T
+workloads: $PWD/workloads/netperf-tcp-rr.yaml
+policies: sis_prop
+kernel: [6.6, 5.17]
+loads: 50%
+seeds: 1
+duration: 20ms
+warmup: 10ms
+EOF2
+"$BIN" sweep --spec "$tmp/spec.yaml" --out "$tmp/r.jsonl" 2>/dev/null
+python3 - "$tmp/r.jsonl" <<'PY'
+import json, sys
+recs = sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["grid"]["point"])
+assert [r["kernel"] for r in recs] == ["6.6", "5.17"], [r["kernel"] for r in recs]
+assert "|kernel=" not in recs[0]["key"] and "|policy=sis_prop|kernel=5.17|" in recs[1]["key"], recs[1]["key"]
+assert recs[1]["provenance"]["kernel_model"] == "v5.17"
+PY
+for n in 1 2; do "$BIN" run --rerun "$tmp/r.jsonl" --record $n --format json | cmp - <(sed -n ${n}p "$tmp/r.jsonl"); done
+"$BIN" report "$tmp/r.jsonl" | grep -Eq 'sis_prop +sis_prop@5.17'
+sed 's/^kernel: .*/kernel: [5.17]/; s/^policies: .*/policies: [sis_util]/' "$tmp/spec.yaml" >"$tmp/bad.yaml"
+expect_fail 1 "bad.yaml:4:9: policy 'sis_util' does not run on kernel v5.17" -- sweep --spec "$tmp/bad.yaml" --out "$tmp/bad.jsonl"
+sed 's/^kernel: .*/kernel: 4.19/' "$tmp/spec.yaml" >"$tmp/bad.yaml"
+expect_fail 1 "bad.yaml:4:9: kernel '4.19' is not modelled" -- sweep --spec "$tmp/bad.yaml" --out "$tmp/bad.jsonl"
+printf 'sched_features: SIS_UTIL\n' >>"$tmp/spec.yaml"
+expect_fail 1 "sched_features: sched feature 'SIS_UTIL' does not exist in kernel v5.17" -- sweep --spec "$tmp/spec.yaml" --out "$tmp/bad.jsonl"
+
 # every shipped workload runs under v5.17 (short runs; a small and a large machine)
 fail=0
 for f in workloads/*.yaml; do
