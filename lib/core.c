@@ -803,8 +803,12 @@ static int select_fallback_rq(struct ss_sim *sim, const struct ss_task *p, int c
 	return (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
 }
 
-/* ttwu_queue_cond(), core.c v6.6. */
-static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
+/*
+ * ttwu_queue_cond(), core.c v6.6 (since v6.0, "Queue task on wakelist in the
+ * same llc if the wakee cpu is idle"): the wake list (and an IPI) for another
+ * LLC, and for an idle CPU of the same LLC other than the waker's.
+ */
+bool ss_ttwu_queue_cond_v6_6(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 {
 	if (!cpu_allowed(sim, p, (int)cpu))
 		return false;
@@ -815,6 +819,24 @@ static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 	/* If the wakee cpu is idle, or the task is descheduling and the only
 	 * running task on the CPU, then use the wakelist. */
 	if (!sim->rq[cpu].cfs.nr_running && !sim->rq[cpu].curr)
+		return true;
+	return false;
+}
+
+/*
+ * ttwu_queue_cond(), core.c v5.17 (v5.14-v5.19): the wake list only for a
+ * CPU that does not share the waker's LLC; in the LLC the waker enqueues
+ * directly under the target's rq lock (ttwu_queue() -> rq_lock()), idle
+ * target or not. Its third case, "the task is descheduling (WF_ON_CPU) and
+ * the only running task on the CPU", never arises here: a task blocks at the
+ * end of its burst and is off its CPU when woken (p->on_cpu == 0).
+ */
+bool ss_ttwu_queue_cond_v5_17(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
+{
+	(void)p;
+	if (!ss_cpumask_test(sim->topo->active_mask, cpu))
+		return false;
+	if (!ss_cpus_share_cache(sim->topo, sim->this_cpu, cpu))
 		return true;
 	return false;
 }
@@ -911,7 +933,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		sim->res->scan_time_ns += cost;
 	}
 	at = sim->now + cost;
-	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && ttwu_queue_cond(sim, p, (unsigned)cpu);
+	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && sim->ttwu_queue_cond(sim, p, (unsigned)cpu);
 	if (p->via_wakelist) {
 		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI (none to a
 		 * polling idle CPU); an idle target leaves its idle state first */
@@ -2207,6 +2229,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* the run order of the kernel modelled (ss_fair.h): v6.6 EEVDF or v5.17 CFS with its tunables
 	 * scaled like the base slice (update_sysctl() at boot, sched_init_granularity()) */
 	sim->fair = sim->kernel == SS_KERNEL_5_17 ? &ss_fair_v5_17 : &ss_fair_v6_6;
+	sim->ttwu_queue_cond = sim->kernel == SS_KERNEL_5_17 ? ss_ttwu_queue_cond_v5_17 : ss_ttwu_queue_cond_v6_6;
 	ss_cfs_tunables_init(&sim->cfs_t, t->nr_active, sim->features);
 
 	sim->allowed_mask = g_new0(uint64_t, sim->nr_words);

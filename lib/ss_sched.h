@@ -328,6 +328,8 @@ struct ss_sim {
 	struct ss_eevdf_features eevdf_f;
 	enum ss_kernel kernel;         /* --kernel: the version modelled */
 	const struct ss_fair_ops *fair; /* its run order (ss_fair.h) */
+	/* its ttwu_queue_cond(): wake list + IPI (true) or a direct enqueue under the target's rq lock */
+	bool (*ttwu_queue_cond)(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
 	struct ss_cfs_tunables cfs_t;  /* v5.17 CFS tunables (unused under v6.6) */
 	const char *policy_base;       /* ss_policy_kernel_check(): what the policy is a patch against */
 	unsigned nr_cpus, nr_words;
@@ -409,6 +411,14 @@ struct ss_sim {
 	void *trace_ctx;
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
 };
+
+/**
+ * ttwu_queue_cond(cpu) of the wakeup sim->current (on sim->this_cpu) is
+ * making of p, per version (core.c): true = queue p on cpu's wake list and
+ * IPI it; false = enqueue directly under cpu's rq lock. cpu < nr_cpus.
+ */
+bool ss_ttwu_queue_cond_v6_6(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
+bool ss_ttwu_queue_cond_v5_17(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
 
 static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)
 {
