@@ -212,12 +212,144 @@ static void test_policy_kernel_table(void **state)
 	}
 }
 
+/* ---------------------------------------------------------------- balancer and fork path */
+
+/* 4 nodes x 4 CPUs, one LLC per node: MC(4) -> NUMA(16) */
+static const char numa16_yaml[] = "name: numa16\nvendor: arm\n"
+				  "numa: {distance: [[10, 20, 20, 20], [20, 10, 20, 20], [20, 20, 10, 20], [20, 20, 20, 10]]}\n"
+				  "packages:\n  - repeat: 4\n    step: 4\n    nodes:\n      - llcs:\n          - cores: \"0-3\"\n";
+
+static struct ss_sim *cpu_bound_sim(const struct ss_topology *t, unsigned n, const int *start, enum ss_kernel k,
+				    struct ss_workload **wout)
+{
+	GString *y = g_string_new("name: cpubound\ninstance: group\n"
+				  "metric: {name: throughput, unit: transactions/s, higher_is_better: true}\ntasks:\n");
+	GError *err = NULL;
+	struct ss_run_config c = { 0 };
+	for (unsigned i = 0; i < n; i++)
+		g_string_append_printf(y, "  - name: t%u\n    start_cpu: %d\n    program: [{loop: {forever: true, do: [{run: 10ms}]}}]\n",
+				       i, start[i]);
+	*wout = ss_workload_load_string(y->str, y->len, "inline.yaml", &err);
+	g_string_free(y, TRUE);
+	if (!*wout)
+		fail_msg("%s", err->message);
+	c.topo = t;
+	c.wl = *wout;
+	c.policy = "sis_prop";
+	c.kernel = k;
+	ss_params_defaults(&c.params, t);
+	c.load_pct_x100 = 1;
+	c.seed = 1;
+	c.duration_ns = 1000000;
+	struct ss_sim *sim = ss_sim_create(&c, &err);
+	if (!sim)
+		fail_msg("%s", err->message);
+	ss_sim_start(sim);
+	return sim;
+}
+
+/*
+ * Two tasks on node 0 (CPUs 0, 1); idle CPU 4 balances at the NUMA level.
+ * Both: local and busiest have spare capacity, prefer sibling (the groups'
+ * child, MC, has SD_PREFER_SIBLING).
+ * v6.6: sibling_imbalance() = 2 - 0 = 2 > 1 forces the balance; then
+ *   adjust_numa_imbalance(2, local 0 + 1 <= imb_numa_nr) -> 2 <= 2 -> 0:
+ *   balanced (a pair of tasks may stay on one node).
+ * v5.17: busiest 2 > local 0 + 1 forces it; imbalance = (2 - 0) >> 1 = 1;
+ *   adjust_numa_imbalance(1, busiest 2, weight 4): 2 < 4 >> 2 = 1 is false,
+ *   so no tolerance: move 1 task.
+ */
+static void test_numa_balance_per_version(void **state)
+{
+	(void)state;
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load_string(numa16_yaml, sizeof numa16_yaml - 1, "numa16.yaml", &err);
+	static const int start[2] = { 0, 1 };
+	unsigned lvl;
+
+	assert_non_null(t);
+	lvl = t->cpu[4].nr_sd - 1;
+	assert_true(t->cpu[4].sd[lvl].flags & SD_NUMA);
+	assert_int_equal(t->cpu[4].sd[lvl].span_weight, 16);
+	assert_true(t->cpu[4].sd[lvl].imb_numa_nr >= 1);
+	for (int k = 0; k < SS_NR_KERNELS; k++) {
+		struct ss_workload *w;
+		struct ss_sim *sim = cpu_bound_sim(t, 2, start, (enum ss_kernel)k, &w);
+		struct ss_lb_decision d;
+		ss_lb_inspect(sim, 4, lvl, CPU_IDLE, &d);
+		assert_true(d.should_balance);
+		assert_int_equal(d.local_type, 0);     /* group_has_spare */
+		assert_int_equal(d.busiest_type, 0);
+		assert_int_equal(d.busiest_first_cpu, 0);
+		if (k == SS_KERNEL_6_6) {
+			assert_false(d.imbalanced);
+		} else {
+			assert_true(d.imbalanced);
+			assert_int_equal(d.migration_type, 2);   /* migrate_task */
+			assert_int_equal(d.imbalance, 1);
+		}
+		ss_sim_destroy(sim);
+		ss_workload_free(w);
+	}
+	ss_topology_free(t);
+}
+
+/*
+ * The fork path's NUMA rule (find_idlest_group(), group_has_spare): the
+ * parent on CPU 0, CPUs 0-2 busy (node 0: 3 tasks, 1 idle CPU), the other
+ * nodes idle (4 idle CPUs each).
+ * v6.6: |1 - 4| = 3 > NUMA_IMBALANCE_MIN: no tolerance, node 1 has more idle
+ *   CPUs: the child goes to CPU 4.
+ * v5.17: allow_numa_imbalance(3 tasks, span 16): 3 < 16 >> 2 = 4: stay on
+ *   node 0, on its idle CPU 3.
+ */
+static struct ss_task running_task;
+
+static void test_fork_numa_per_version(void **state)
+{
+	(void)state;
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load_string(numa16_yaml, sizeof numa16_yaml - 1, "numa16.yaml", &err);
+	struct ss_workload *w = ss_workload_load_string(wl_yaml, sizeof wl_yaml - 1, "one.yaml", &err);
+	uint64_t mask[1] = { 0xffff };
+
+	assert_non_null(t);
+	assert_non_null(w);
+	for (int k = 0; k < SS_NR_KERNELS; k++) {
+		struct fixture f = { t, w };
+		struct ss_sim *sim = must_sim(&f, "sis_prop", (enum ss_kernel)k);
+		struct ss_task *p = &sim->tasks[0];
+		for (unsigned c = 0; c < 16; c++) {
+			struct ss_rq *rq = &sim->rq[c];
+			bool b = c < 3;
+			rq->curr = b ? &running_task : NULL;
+			rq->cfs.nr_running = b;
+			rq->idle_state = -1;
+			rq->idle_stamp = 0;
+			memset(&rq->cfs_avg, 0, sizeof rq->cfs_avg);
+			rq->cfs_avg.avg.load_avg = rq->cfs_avg.avg.util_avg = rq->cfs_avg.avg.runnable_avg = b ? 1024 : 0;
+		}
+		p->cpus_ptr = mask;
+		p->nr_cpus_allowed = 16;
+		memset(&p->avg, 0, sizeof p->avg);
+		p->cpu = 0;
+		sim->this_cpu = 0;
+		sim->current = NULL;
+		assert_int_equal(ss_select_task_rq_fair(sim, p, 0, WF_FORK), k == SS_KERNEL_6_6 ? 4 : 3);
+		ss_sim_destroy(sim);
+	}
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ttwu_queue_cond_per_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_select_idle_cpu_budgets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_policy_kernel_table, setup, teardown),
+		cmocka_unit_test(test_numa_balance_per_version),
+		cmocka_unit_test(test_fork_numa_per_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,7 +68,7 @@ expect_fail 2 "sched feature 'GENTLE_FAIR_SLEEPERS' does not exist in kernel v6.
 expect_fail 2 "kernel '4.19' is not modelled \(expected 6.6 or 5.17\)" -- \
 	run --topology $T --workload workloads/netperf-tcp-rr.yaml --kernel 4.19 "${short[@]}"
 # a v5.17 feature switches: NO_GENTLE_FAIR_SLEEPERS is accepted and changes the run
-"$BIN" run --topology $T --workload workloads/hackbench-process-pipes.yaml --kernel 5.17 --load 200% \
+"$BIN" run --topology $T --workload workloads/netperf-tcp-rr.yaml --kernel 5.17 --load 200% \
 	--sched-features NO_GENTLE_FAIR_SLEEPERS,NO_LAST_BUDDY "${short[@]}" --format json >"$tmp/c.json"
 grep -q '"sched_features":	"NO_NEXT_BUDDY .*NO_GENTLE_FAIR_SLEEPERS START_DEBIT NO_LAST_BUDDY' "$tmp/c.json"
 
