@@ -56,7 +56,7 @@ struct sd_lb_stats;
 struct lb_version {
 	void (*calculate_imbalance_spare)(struct lb_env *env, struct sd_lb_stats *sds);
 	bool (*prefer_sibling_excess)(struct lb_env *env, struct sd_lb_stats *sds);
-	bool smt_balance;   /* group_smt_balance exists (v6.5, "sched/fair: Determine active load balance for SMT sched groups") */
+	bool smt_balance;   /* group_smt_balance exists (fee1759e4f04, merged for v6.6) */
 };
 static const struct lb_version *lb_version(const struct ss_sim *sim);
 
@@ -665,7 +665,7 @@ static long adjust_numa_imbalance(long imbalance, long dst_running, long imb_num
 
 /*
  * calculate_imbalance(), its group_has_spare case when busiest is not
- * overloaded outside the LLC, v6.6: sibling_imbalance() (v6.5) or the
+ * overloaded outside the LLC, v6.6: sibling_imbalance() (7ff1693236f5, v6.6) or the
  * difference of idle CPUs, adjust_numa_imbalance() against imb_numa_nr
  * (v5.18) with the local group's tasks + 1, then halved.
  */
