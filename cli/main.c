@@ -117,6 +117,14 @@ static int cmd_policies(int argc, char **argv)
 		const struct ss_policy *p = *pp;
 		g_string_append_printf(o, "%-17s %s\n                  features: %s\n                  source: %s\n", p->name,
 				       p->description, p->features, p->source);
+		/* policy × kernel (docs/policies.md "Policies and kernels") */
+		g_string_append(o, "                  kernels:");
+		for (int k = 0; k < SS_NR_KERNELS; k++) {
+			const char *base;
+			if (ss_policy_kernel_check(p, (enum ss_kernel)k, &base, NULL))
+				g_string_append_printf(o, "%s %s (%s)", k ? "," : "", ss_kernel_name((enum ss_kernel)k), base);
+		}
+		g_string_append_c(o, '\n');
 		for (unsigned i = 0; i < p->nr_params; i++)
 			g_string_append_printf(o, "                  policy.%s = %lld %s: %s\n", p->params[i].key,
 					       (long long)p->params[i].def, p->params[i].unit, p->params[i].doc);

@@ -72,6 +72,11 @@ expect_fail 2 "kernel '4.19' is not modelled \(expected 6.6 or 5.17\)" -- \
 	--sched-features NO_GENTLE_FAIR_SLEEPERS,NO_LAST_BUDDY "${short[@]}" --format json >"$tmp/c.json"
 grep -q '"sched_features":	"NO_NEXT_BUDDY .*NO_GENTLE_FAIR_SLEEPERS START_DEBIT NO_LAST_BUDDY' "$tmp/c.json"
 
+# simsched policies lists the kernels each policy runs on, with its base there
+"$BIN" policies >"$tmp/pol.txt"
+grep -A3 '^sis_util ' "$tmp/pol.txt" | grep -qx '                  kernels: 6.6 (v6.6)'
+grep -A3 '^sis_clear_target ' "$tmp/pol.txt" | grep -qx '                  kernels: 6.6 (v5.16-rc1 patch ported to v6.6), 5.17 (v5.16-rc1 patch)'
+
 # compare: kernels as a dimension, one column per policy and kernel, the first the baseline
 "$BIN" compare --topology $T --workload workloads/hackbench-process-pipes.yaml --policies sis_prop,full_scan \
 	--kernels 5.17,6.6 --load 100% --seeds 1 --warmup 10ms --duration 20ms --format json >"$tmp/cmp.json"
