@@ -119,6 +119,14 @@ static int cmd_policies(int argc, char **argv)
 		const struct ss_policy *p = *pp;
 		g_string_append_printf(o, "%-17s %s\n                  features: %s\n                  source: %s\n", p->name,
 				       p->description, p->features, p->source);
+		/* policy × kernel (docs/policies.md "Policies and kernels") */
+		g_string_append(o, "                  kernels:");
+		for (int k = 0; k < SS_NR_KERNELS; k++) {
+			const char *base;
+			if (ss_policy_kernel_check(p, (enum ss_kernel)k, &base, NULL))
+				g_string_append_printf(o, "%s %s (%s)", k ? "," : "", ss_kernel_name((enum ss_kernel)k), base);
+		}
+		g_string_append_c(o, '\n');
 		for (unsigned i = 0; i < p->nr_params; i++)
 			g_string_append_printf(o, "                  policy.%s = %lld %s: %s\n", p->params[i].key,
 					       (long long)p->params[i].def, p->params[i].unit, p->params[i].doc);
@@ -291,6 +299,7 @@ static char *workload_params_help(const struct ss_workload *w)
  */
 struct run_spec {
 	const char *topo_path, *wl_path, *policy, *features, *nodes;
+	enum ss_kernel kernel;         /* --kernel */
 	char **sets;                   /* --set as given, NULL-terminated (or NULL) */
 	unsigned load_x100;
 	uint64_t seed, duration_ns, warmup_ns, sample_ns;
@@ -328,6 +337,7 @@ static int execute_run(const struct run_spec *a)
 	cfg.topo = t;
 	cfg.wl = w;
 	cfg.policy = a->policy;
+	cfg.kernel = a->kernel;
 	cfg.sched_features = a->features;
 	cfg.nodes = a->nodes;
 	cfg.seed = a->seed;
@@ -454,6 +464,7 @@ static int rerun(const char *path, gint record, struct run_spec *a)
 	a->wl_path = rr->workload_file;
 	a->policy = rr->policy;
 	a->features = rr->sched_features;
+	a->kernel = (enum ss_kernel)rr->kernel;
 	a->nodes = rr->nodes;
 	a->sets = rr->sets;
 	a->load_x100 = rr->load_pct_x100;
@@ -472,7 +483,7 @@ static int cmd_run(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
-	g_autofree char *format = NULL, *rerun_path = NULL;
+	g_autofree char *format = NULL, *rerun_path = NULL, *kernel_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
@@ -484,6 +495,7 @@ static int cmd_run(int argc, char **argv)
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML, see workloads/)", "FILE" },
 		{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "wake-placement policy (default sis_util, or the plugin's if one --policy-plugin; 'simsched policies')", "NAME" },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (docs/policies.md; repeatable); its policy name works with --policy", "FILE.so" },
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_s, "kernel modelled: 6.6 (EEVDF, default) or 5.17 (CFS; default policy sis_prop)", "VERSION" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, or a fraction <= 1 (0.5 = 50%); rounded, at least 1 (default 100%)", "L" },
 		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
@@ -525,7 +537,7 @@ static int cmd_run(int argc, char **argv)
 	if (rerun_path) {
 		/* every parameter comes from the result: giving one as well would contradict it */
 		const struct { const char *name; const void *given; } params[] = {
-			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy },
+			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy }, { "--kernel", kernel_s },
 			{ "--policy-plugin", plugins }, { "--sched-features", features }, { "--load", load },
 			{ "--duration", duration }, { "--warmup", warmup }, { "--seed", seed_s }, { "--nodes", nodes },
 			{ "--set", sets }, { "--sample-interval", sample },
@@ -596,7 +608,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	a.topo_path = topo_path;
 	a.wl_path = wl_path;
-	a.policy = policy ? policy : "sis_util";
+	if (kernel_s && !ss_kernel_parse(kernel_s, &a.kernel, &err)) {
+		fprintf(stderr, "simsched: --kernel: %s\n", err->message);
+		g_clear_error(&err);
+		return 2;
+	}
+	a.policy = policy ? policy : ss_kernel_default_policy(a.kernel);
 	a.features = features;
 	a.nodes = nodes;
 	a.sets = sets;
@@ -653,7 +670,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policies = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *nodes = NULL, *format = NULL, *metric = NULL, *out = NULL;
-	g_autofree char *seed_s = NULL;
+	g_autofree char *seed_s = NULL, *kernel_s = NULL, *kernels_s = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
 	gboolean quiet = FALSE;
@@ -662,6 +679,8 @@ static int cmd_compare(int argc, char **argv)
 		{ "workload", 'w', 0, G_OPTION_ARG_FILENAME, &wl_path, "workload (YAML)", "FILE" },
 		{ "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "policies to compare, the first is the baseline", "A,B,..." },
 		{ "policy-plugin", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &plugins, "load a policy plugin (repeatable); its policy name works in --policies", "FILE.so" },
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_s, "kernel modelled: 6.6 (default) or 5.17", "VERSION" },
+		{ "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_s, "compare kernels too: one column per policy and kernel (POLICY@KERNEL), the first the baseline", "5.17,6.6" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default); each a percentage or a fraction <= 1", "LOADS" },
 		{ "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
@@ -691,6 +710,7 @@ static int cmd_compare(int argc, char **argv)
 	unsigned nr_loads = 0;
 	struct ss_compare_spec spec = { .metric = SS_CMP_WORKLOAD };
 	struct progress pr = { g_get_monotonic_time() };
+	enum ss_kernel kernels[SS_NR_KERNELS];
 
 	if (argc > 1) {
 		fprintf(stderr, "simsched: compare: unexpected argument '%s'\n", argv[1]);
@@ -727,6 +747,35 @@ static int cmd_compare(int argc, char **argv)
 	if (!spec.nr_policies) {
 		fprintf(stderr, "simsched: --policies: no policy named\n");
 		goto out;
+	}
+	if (kernel_s && kernels_s) {
+		fprintf(stderr, "simsched: --kernel and --kernels: give one (--kernels A,B compares kernels)\n");
+		goto out;
+	}
+	if (kernel_s && !ss_kernel_parse(kernel_s, &spec.base.kernel, &err)) {
+		fprintf(stderr, "simsched: --kernel: %s\n", err->message);
+		g_clear_error(&err);
+		goto out;
+	}
+	if (kernels_s) {
+		g_auto(GStrv) ks = g_strsplit(kernels_s, ",", -1);
+		for (unsigned i = 0; ks[i]; i++) {
+			enum ss_kernel k;
+			if (!ss_kernel_parse(ks[i], &k, &err)) {
+				fprintf(stderr, "simsched: --kernels '%s': %s\n", kernels_s, err->message);
+				g_clear_error(&err);
+				goto out;
+			}
+			for (unsigned j = 0; j < spec.nr_kernels; j++)
+				if (kernels[j] == k) {
+					fprintf(stderr, "simsched: --kernels '%s': kernel %s is named twice (expected each kernel once)\n",
+						kernels_s, ss_kernel_name(k));
+					goto out;
+				}
+			kernels[spec.nr_kernels++] = k;
+		}
+		spec.kernels = kernels;
+		spec.base.kernel = kernels[0];
 	}
 	if (seeds < 1 || seeds > 1000) {
 		fprintf(stderr, "simsched: --seeds %d: expected a seed count in 1..1000\n", seeds);
@@ -821,7 +870,7 @@ static int cmd_compare(int argc, char **argv)
 	unsigned deadlocked = r->nr_deadlocked;
 	if (deadlocked)
 		fprintf(stderr, "simsched: warning: %u of %u runs deadlocked (their figures cover a window where nothing ran); the first: %s\n",
-			deadlocked, spec.nr_policies * nr_loads * spec.nr_seeds, r->deadlock_first);
+			deadlocked, r->nr_policies * nr_loads * spec.nr_seeds, r->deadlock_first);
 	ss_compare_result_free(r);
 	if (!txt) {
 		rc = fail(err, 2);

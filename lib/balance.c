@@ -16,9 +16,13 @@
  * group_asym_packing never occurs), NUMA balancing (fbq_type, 
  * migrate_degrades_locality), EAS (rd->overutilized), task groups
  * (task_h_load = load_avg), RT/DL/IRQ pressure (capacity_of = arch capacity,
- * so check_cpu_capacity() is always false), CACHE_HOT_BUDDY (v6.6 EEVDF sets
- * no next buddy), core scheduling cookies. The SD_SERIALIZE lock never fails:
- * a balance pass takes no simulated time between its decisions.
+ * so check_cpu_capacity() is always false), core scheduling cookies.
+ * CACHE_HOT_BUDDY acts under v5.17 only (v6.6 EEVDF sets no buddies). The
+ * SD_SERIALIZE lock never fails: a balance pass takes no simulated time
+ * between its decisions. --kernel 5.17: the differences of v5.17's fair.c
+ * are named variants (lb_version(): calculate_imbalance()'s has-spare case
+ * without sibling_imbalance() and imb_numa_nr, find_busiest_group()'s
+ * prefer-sibling test, no group_smt_balance).
  *
  * Everything here runs per balance pass, not per event; the pass allocates
  * nothing (masks and the detached-task list are preallocated per simulation).
@@ -45,6 +49,16 @@
 #define LBF_ACTIVE_LB 0x10
 
 #define SG_OVERLOAD 0x1
+
+struct lb_env;
+struct sd_lb_stats;
+/* The balancer's version differences (docs/model.md "By kernel version"), per --kernel. */
+struct lb_version {
+	void (*calculate_imbalance_spare)(struct lb_env *env, struct sd_lb_stats *sds);
+	bool (*prefer_sibling_excess)(struct lb_env *env, struct sd_lb_stats *sds);
+	bool smt_balance;   /* group_smt_balance exists (fee1759e4f04, merged for v6.6) */
+};
+static const struct lb_version *lb_version(const struct ss_sim *sim);
 
 /* fits_capacity() / capacity_greater(), fair.c v6.6 */
 #define fits_capacity(cap, max) ((cap) * 1280 < (max) * 1024)
@@ -465,7 +479,7 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->weight;
 	/* Check for loaded SMT group to be balanced to dst CPU */
-	if (!local_group && smt_balance(env, sgs, group))
+	if (!local_group && lb_version(sim)->smt_balance && smt_balance(env, sgs, group))
 		sgs->group_smt_balance = 1;
 	sgs->group_type = group_classify(env->sd->imbalance_pct, *sgc_imbalance(sim, env->sd, group) != 0, sgs);
 	/* Computing avg_load makes sense only when group is overloaded */
@@ -664,7 +678,101 @@ static long adjust_numa_imbalance(long imbalance, long dst_running, long imb_num
 	return imbalance;
 }
 
-/* calculate_imbalance(), fair.c v6.6. */
+/*
+ * calculate_imbalance(), its group_has_spare case when busiest is not
+ * overloaded outside the LLC, v6.6: sibling_imbalance() (7ff1693236f5, v6.6) or the
+ * difference of idle CPUs, adjust_numa_imbalance() against imb_numa_nr
+ * (v5.18) with the local group's tasks + 1, then halved.
+ */
+static void calculate_imbalance_spare_v6_6(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
+
+	if (busiest->group_weight == 1 || sds->prefer_sibling) {
+		/* When prefer sibling, evenly spread running tasks on groups. */
+		env->migration_type = migrate_task;
+		env->imbalance = sibling_imbalance(env, sds, busiest, local);
+	} else {
+		/* If there is no overload, we just want to even the number of idle cpus. */
+		env->migration_type = migrate_task;
+		env->imbalance = (long)local->idle_cpus - (long)busiest->idle_cpus;
+		if (env->imbalance < 0)
+			env->imbalance = 0;
+	}
+	/* Consider allowing a small imbalance between NUMA groups */
+	if (env->sd->flags & SD_NUMA)
+		env->imbalance = adjust_numa_imbalance(env->imbalance, (long)local->sum_nr_running + 1,
+						       (long)env->sd->imb_numa_nr);
+	/* Number of tasks to move to restore balance */
+	env->imbalance >>= 1;
+}
+
+/*
+ * allow_numa_imbalance() / adjust_numa_imbalance(), fair.c v5.17: a NUMA
+ * imbalance of up to NUMA_IMBALANCE_MIN tasks is left alone while the
+ * destination runs fewer tasks than a quarter of its CPUs (dst_weight >> 2;
+ * v5.18's imb_numa_nr replaced this rule).
+ */
+static long adjust_numa_imbalance_v5_17(long imbalance, long dst_running, long dst_weight)
+{
+	if (!(dst_running < (dst_weight >> 2)))   /* !allow_numa_imbalance() */
+		return imbalance;
+	if (imbalance <= NUMA_IMBALANCE_MIN)
+		return 0;
+	return imbalance;
+}
+
+/*
+ * The same case, v5.17: halve first — (busiest - local) tasks when prefer
+ * sibling, else (local - busiest) idle CPUs, computed in unsigned int as
+ * the kernel does (sg_lb_stats.idle_cpus is unsigned: a local group with
+ * fewer idle CPUs wraps to a large imbalance) — then adjust_numa_imbalance()
+ * with the busiest group's tasks and weight.
+ */
+static void calculate_imbalance_spare_v5_17(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
+
+	env->migration_type = migrate_task;
+	if (busiest->group_weight == 1 || sds->prefer_sibling) {
+		unsigned nr_diff = busiest->sum_nr_running;
+		nr_diff = nr_diff > local->sum_nr_running ? nr_diff - local->sum_nr_running : 0;   /* lsub_positive */
+		env->imbalance = (long)(nr_diff >> 1);
+	} else {
+		long imb = (long)((unsigned)(local->idle_cpus - busiest->idle_cpus) >> 1);
+		env->imbalance = imb > 0 ? imb : 0;
+	}
+	if (env->sd->flags & SD_NUMA)
+		env->imbalance = adjust_numa_imbalance_v5_17(env->imbalance, (long)busiest->sum_nr_running,
+							     (long)busiest->group_weight);
+}
+
+/*
+ * find_busiest_group()'s "try to move all excess tasks to a sibling domain
+ * of the busiest group's child domain": v6.6 by sibling_imbalance() (per
+ * core), v5.17 by task counts (busiest runs more than local + 1).
+ */
+static bool prefer_sibling_excess_v6_6(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	return sibling_imbalance(env, sds, &sds->busiest_stat, &sds->local_stat) > 1;
+}
+
+static bool prefer_sibling_excess_v5_17(struct lb_env *env, struct sd_lb_stats *sds)
+{
+	(void)env;
+	return sds->busiest_stat.sum_nr_running > sds->local_stat.sum_nr_running + 1;
+}
+
+
+static const struct lb_version lb_v6_6 = { calculate_imbalance_spare_v6_6, prefer_sibling_excess_v6_6, true };
+static const struct lb_version lb_v5_17 = { calculate_imbalance_spare_v5_17, prefer_sibling_excess_v5_17, false };
+
+static const struct lb_version *lb_version(const struct ss_sim *sim)
+{
+	return sim->kernel == SS_KERNEL_5_17 ? &lb_v5_17 : &lb_v6_6;
+}
+
+/* calculate_imbalance(), fair.c v6.6 (the has-spare case per version: lb_version()). */
 static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 {
 	struct sg_lb_stats *local = &sds->local_stat, *busiest = &sds->busiest_stat;
@@ -717,23 +825,7 @@ static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 			}
 			return;
 		}
-		if (busiest->group_weight == 1 || sds->prefer_sibling) {
-			/* When prefer sibling, evenly spread running tasks on groups. */
-			env->migration_type = migrate_task;
-			env->imbalance = sibling_imbalance(env, sds, busiest, local);
-		} else {
-			/* If there is no overload, we just want to even the number of idle cpus. */
-			env->migration_type = migrate_task;
-			env->imbalance = (long)local->idle_cpus - (long)busiest->idle_cpus;
-			if (env->imbalance < 0)
-				env->imbalance = 0;
-		}
-		/* Consider allowing a small imbalance between NUMA groups */
-		if (env->sd->flags & SD_NUMA)
-			env->imbalance = adjust_numa_imbalance(env->imbalance, (long)local->sum_nr_running + 1,
-							       (long)env->sd->imb_numa_nr);
-		/* Number of tasks to move to restore balance */
-		env->imbalance >>= 1;
+		lb_version(env->sim)->calculate_imbalance_spare(env, sds);
 		return;
 	}
 	/* Local is fully busy but has to take more load to relieve the busiest group */
@@ -814,7 +906,7 @@ static const struct ss_sched_group *find_busiest_group(struct lb_env *env, struc
 	}
 	/* Try to move all excess tasks to a sibling domain of the busiest group's child domain. */
 	if (sds.prefer_sibling && local->group_type == group_has_spare &&
-	    sibling_imbalance(env, &sds, busiest, local) > 1)
+	    lb_version(env->sim)->prefer_sibling_excess(env, &sds))
 		goto force_balance;
 	if (busiest->group_type != group_overloaded) {
 		if (env->idle == CPU_NOT_IDLE)
@@ -911,13 +1003,21 @@ static struct ss_rq *find_busiest_queue(struct lb_env *env, const struct ss_sche
 
 /* ------------------------------------------------------------ moving tasks */
 
-/* task_hot(), fair.c v6.6 (no buddies, no core cookies, fair tasks only). */
+/*
+ * task_hot(), fair.c v6.6 = v5.17 (no core cookies, fair tasks only). Buddy
+ * candidates are cache hot: only v5.17's CFS sets cfs_rq->next/last (the
+ * v6.6 model has no NEXT_BUDDY, so they stay NULL there).
+ */
 static bool task_hot(const struct lb_env *env, const struct ss_task *p)
 {
 	int64_t delta;
+	const struct ss_rq *src = env->src_rq;
 	/* SMT siblings share cache */
 	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
 		return false;
+	if (ss_feat(env->sim->features, SS_FEAT_CACHE_HOT_BUDDY) && env->sim->rq[env->dst_cpu].cfs.nr_running &&
+	    (&p->se == src->cfs.next || &p->se == src->cfs.last))
+		return true;
 	if (env->sim->params.migration_cost_ns == 0)
 		return false;
 	delta = (int64_t)(env->src_rq->pclk.clock_task - p->se.exec_start);

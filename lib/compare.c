@@ -6,6 +6,7 @@
  */
 #include "simsched/compare.h"
 #include "simsched/error.h"
+#include "ss_sched.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -406,6 +407,8 @@ void ss_compare_summarise(struct ss_compare_result *r)
 
 struct job_ctx {
 	const struct ss_compare_spec *spec;
+	const char *const *col_policy;      /* per column: the policy run (spec->policies are the labels) */
+	const enum ss_kernel *col_kernel;   /* per column: the kernel run */
 	struct ss_results **res;   /* [load][policy][seed] */
 	GError **errs;
 	GMutex lock;
@@ -419,7 +422,8 @@ static void run_point(gpointer data, gpointer user)
 	const struct ss_compare_spec *s = ctx->spec;
 	unsigned seed = idx % s->nr_seeds, p = (idx / s->nr_seeds) % s->nr_policies, l = idx / (s->nr_seeds * s->nr_policies);
 	struct ss_run_config c = s->base;
-	c.policy = s->policies[p];
+	c.policy = ctx->col_policy[p];
+	c.kernel = ctx->col_kernel[p];
 	c.load_pct_x100 = s->loads[l];
 	c.seed = s->base.seed + seed;
 	c.trace = NULL;
@@ -435,10 +439,58 @@ static void run_point(gpointer data, gpointer user)
 	g_mutex_unlock(&ctx->lock);
 }
 
-struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *s, GError **err)
+/*
+ * Kernels as a dimension: with several kernels every policy gets one column
+ * per kernel, policy-major (A@5.17, A@6.6, B@5.17, ...), labelled
+ * POLICY@KERNEL; with one (or none: base.kernel) the columns are the
+ * policies, labelled by name. Each column's policy must run on its kernel.
+ */
+static bool compare_columns(const struct ss_compare_spec *s, struct ss_compare_spec *xs, char ***labels,
+			    const char ***col_policy, enum ss_kernel **col_kernel, GError **err)
 {
+	unsigned nk = s->nr_kernels ? s->nr_kernels : 1, ncol = s->nr_policies * nk;
+
+	*xs = *s;
+	*labels = g_new0(char *, ncol + 1);
+	*col_policy = g_new0(const char *, ncol + 1);
+	*col_kernel = g_new0(enum ss_kernel, ncol + 1);
+	for (unsigned i = 0; i < nk; i++)
+		for (unsigned j = 0; s->kernels && j < i; j++)
+			if (s->kernels[i] == s->kernels[j]) {
+				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "kernel %s is named twice (expected each kernel once)",
+					    ss_kernel_name(s->kernels[i]));
+				return false;
+			}
+	for (unsigned p = 0; p < s->nr_policies; p++)
+		for (unsigned k = 0; k < nk; k++) {
+			unsigned c = p * nk + k;
+			enum ss_kernel kern = s->kernels ? s->kernels[k] : s->base.kernel;
+			const struct ss_policy *pol = ss_policy_find(s->policies[p]);
+			const char *base;
+
+			(*col_policy)[c] = s->policies[p];
+			(*col_kernel)[c] = kern;
+			(*labels)[c] = nk > 1 ? g_strdup_printf("%s@%s", s->policies[p], ss_kernel_name(kern))
+					      : g_strdup(s->policies[p]);
+			if (pol && !ss_policy_kernel_check(pol, kern, &base, err))
+				return false;
+		}
+	xs->policies = (const char *const *)*labels;
+	xs->nr_policies = ncol;
+	return true;
+}
+
+struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GError **err)
+{
+	struct ss_compare_spec xs;
+	const struct ss_compare_spec *s = &xs;
+	g_auto(GStrv) labels = NULL;
+	g_autofree const char **col_policy = NULL;
+	g_autofree enum ss_kernel *col_kernel = NULL;
+	if (!compare_columns(spec, &xs, &labels, &col_policy, &col_kernel, err))
+		return NULL;
 	unsigned total = s->nr_loads * s->nr_policies * s->nr_seeds;
-	struct job_ctx ctx = { .spec = s, .total = total };
+	struct job_ctx ctx = { .spec = s, .col_policy = col_policy, .col_kernel = col_kernel, .total = total };
 	struct ss_compare_result *r = NULL;
 	GError *perr = NULL;
 	unsigned jobs = s->jobs ? s->jobs : g_get_num_processors();

@@ -5,6 +5,7 @@
  * idle entry/exit, and the task programs driven by the workload interpreter.
  */
 #include "ss_sched.h"
+#include "ss_fair.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -762,14 +763,14 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 	ss_update_rq_clock(sim, rq);
 	if (prev) {
 		stop_burst(sim, rq, prev);
-		ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+		sim->fair->update_curr(sim, rq);
 		if (prev->se.on_rq)
 			pelt_update(sim, rq, prev, 0);     /* put_prev_entity() */
 		ss_put_prev_entity(&rq->cfs, &prev->se);
 	}
-	se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
+	se = sim->fair->pick_next_entity(sim, rq);
 	if (!se && was_busy && ss_newidle_balance(sim, rq, &newidle_cost) > 0)
-		se = ss_pick_eevdf(&rq->cfs, &sim->eevdf_f);
+		se = sim->fair->pick_next_entity(sim, rq);
 	if (!se) {
 		if (was_busy) {
 			if (ss_tracing(sim))
@@ -788,7 +789,7 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 	if (ss_tracing(sim) && next != prev)
 		ss_ft_switch(sim, rq, prev, next, after_stopper && !prev ? SS_FT_PREV_STOPPER : 0);
 	pelt_update(sim, rq, next, SS_UPDATE_TG);          /* set_next_entity() */
-	ss_set_next_entity(&rq->cfs, se, sim->now);
+	sim->fair->set_next_entity(sim, rq, se);
 	if (!prev) {
 		rq->busy_since = sim->now;
 		start_tick(sim, rq);
@@ -845,16 +846,16 @@ static void resched_curr(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ enqueue / dequeue */
 
-/* enqueue_task_fair() for one task (no groups), v6.6. */
-static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, bool initial)
+/* enqueue_task_fair() for one task (no groups), v6.6; wakeup = ENQUEUE_WAKEUP (the run order's part: sim->fair). */
+static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, bool wakeup)
 {
 	ss_update_rq_clock(sim, rq);
 	ss_util_est_enqueue(&rq->cfs_avg, &p->avg);
 	/* enqueue_entity(): update_curr, update_load_avg(DO_ATTACH), place, account */
 	if (rq->cfs.curr)
-		ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+		sim->fair->update_curr(sim, rq);
 	pelt_update(sim, rq, p, SS_UPDATE_TG | SS_DO_ATTACH);
-	ss_enqueue_entity(&rq->cfs, &p->se, initial, &sim->eevdf_f, sim->base_slice, sim->tick_nsec);
+	sim->fair->enqueue_entity(sim, rq, &p->se, wakeup);
 	ss_tasks_add_head(sim, rq, p);   /* account_entity_enqueue(): list_add(&se->group_node, &rq->cfs_tasks) */
 	p->state = SS_TASK_RUNNABLE;
 	/* add_nr_running(): a second runnable task marks the root domain overloaded */
@@ -976,9 +977,9 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	ss_update_rq_clock(sim, rq);
 	stop_burst(sim, rq, p);
 	ss_util_est_dequeue(&rq->cfs_avg, &p->avg);
-	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	sim->fair->update_curr(sim, rq);
 	pelt_update(sim, rq, p, SS_UPDATE_TG);
-	ss_dequeue_entity(&rq->cfs, &p->se, sim->tick_nsec);
+	sim->fair->dequeue_entity(sim, rq, &p->se, true);
 	ss_tasks_del(sim, rq, p);
 	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
 			   sim->topo->cpu[rq->cpu].capacity);
@@ -1013,8 +1014,12 @@ static int select_fallback_rq(struct ss_sim *sim, const struct ss_task *p, int c
 	return (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
 }
 
-/* ttwu_queue_cond(), core.c v6.6. */
-static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
+/*
+ * ttwu_queue_cond(), core.c v6.6 (since v6.0, "Queue task on wakelist in the
+ * same llc if the wakee cpu is idle"): the wake list (and an IPI) for another
+ * LLC, and for an idle CPU of the same LLC other than the waker's.
+ */
+bool ss_ttwu_queue_cond_v6_6(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 {
 	if (!cpu_allowed(sim, p, (int)cpu))
 		return false;
@@ -1025,6 +1030,24 @@ static bool ttwu_queue_cond(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 	/* If the wakee cpu is idle, or the task is descheduling and the only
 	 * running task on the CPU, then use the wakelist. */
 	if (!sim->rq[cpu].cfs.nr_running && !sim->rq[cpu].curr)
+		return true;
+	return false;
+}
+
+/*
+ * ttwu_queue_cond(), core.c v5.17 (v5.14-v5.19): the wake list only for a
+ * CPU that does not share the waker's LLC; in the LLC the waker enqueues
+ * directly under the target's rq lock (ttwu_queue() -> rq_lock()), idle
+ * target or not. Its third case, "the task is descheduling (WF_ON_CPU) and
+ * the only running task on the CPU", never arises here: a task blocks at the
+ * end of its burst and is off its CPU when woken (p->on_cpu == 0).
+ */
+bool ss_ttwu_queue_cond_v5_17(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
+{
+	(void)p;
+	if (!ss_cpumask_test(sim->topo->active_mask, cpu))
+		return false;
+	if (!ss_cpus_share_cache(sim->topo, sim->this_cpu, cpu))
 		return true;
 	return false;
 }
@@ -1049,8 +1072,11 @@ static void set_task_cpu(struct ss_sim *sim, struct ss_task *p, unsigned new_cpu
 	 * enqueue attach it to the new cfs_rq. */
 	struct ss_rq *old = &sim->rq[p->cpu];
 	const struct ss_topology *t = sim->topo;
-	if (!migrating)
+	if (!migrating) {
 		ss_remove_entity_load_avg(&old->cfs_avg, &p->avg, p->se.weight);
+		if (p->state == SS_TASK_WAKING)
+			sim->fair->migrate_task_rq(sim, old, &p->se);
+	}
 	p->avg.last_update_time = 0;
 	if (sim->on_migrate)
 		sim->on_migrate(sim->trace_ctx, sim->now, p->id, (unsigned)p->cpu, new_cpu, cause);
@@ -1118,7 +1144,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		sim->res->scan_time_ns += cost;
 	}
 	at = sim->now + cost;
-	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && ttwu_queue_cond(sim, p, (unsigned)cpu);
+	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && sim->ttwu_queue_cond(sim, p, (unsigned)cpu);
 	if (p->via_wakelist) {
 		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI (none to a
 		 * polling idle CPU); an idle target leaves its idle state first */
@@ -1163,7 +1189,7 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 		rq->ttwu_pending--;
 	else
 		rq->wake_inflight--;
-	enqueue_task(sim, rq, p, false);
+	enqueue_task(sim, rq, p, true);
 	/* avg_idle from idle_stamp (ttwu_do_activate) */
 	if (rq->idle_stamp) {
 		uint64_t delta = rq->clock - rq->idle_stamp;
@@ -1184,7 +1210,7 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 	}
 	/* check_preempt_curr() -> check_preempt_wakeup() (EEVDF rule) */
 	preempt = ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
-		  ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice);
+		  sim->fair->check_preempt_wakeup(sim, rq, &p->se, false);
 	/* trace_sched_wakeup() in ttwu_do_activate(): on the target for a wake-list
 	 * wakeup (its IPI), else on the waking CPU */
 	if (ss_tracing(sim))
@@ -1257,9 +1283,9 @@ void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, uns
 	struct ss_rq *src = &sim->rq[p->cpu];
 	ss_util_est_dequeue(&src->cfs_avg, &p->avg);
 	if (src->cfs.curr)
-		ss_update_curr(&src->cfs, sim->now, sim->base_slice);
+		sim->fair->update_curr(sim, src);
 	pelt_update(sim, src, p, SS_UPDATE_TG | SS_DO_DETACH);
-	ss_dequeue_entity(&src->cfs, &p->se, sim->tick_nsec);
+	sim->fair->dequeue_entity(sim, src, &p->se, false);
 	ss_tasks_del(sim, src, p);
 	/* (util_est_update(task_sleep = false) does nothing; work_left is work:
 	 * the rest of a preempted burst runs at the new CPU's speed) */
@@ -1290,7 +1316,7 @@ void ss_attach_task(struct ss_sim *sim, struct ss_task *p, bool local, bool in_n
 		return;
 	}
 	if (ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION) &&
-	    ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice)) {
+	    sim->fair->check_preempt_wakeup(sim, rq, &p->se, false)) {
 		if (local)
 			resched_curr(sim, rq);
 		else
@@ -1344,7 +1370,7 @@ static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
 		return;
 	}
 	stop_burst(sim, rq, prev);
-	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	sim->fair->update_curr(sim, rq);
 	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
 	ss_put_prev_entity(&rq->cfs, &prev->se);
 	if (ss_tracing(sim))
@@ -1551,6 +1577,7 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 		c->recent_used_cpu = parent->cpu;
 		sim->this_cpu = rq->cpu;
 		sim->current = parent;
+		sim->fair->task_fork(sim, rq, &c->se, true);   /* sched_fork() -> task_fork_fair() */
 		if (c->nr_cpus_allowed > 1)
 			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
 		else
@@ -1961,7 +1988,7 @@ static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
 	if (!rq->curr)
 		return;
 	ss_update_rq_clock(sim, rq);
-	resched = ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	resched = sim->fair->entity_tick(sim, rq);   /* task_tick_fair() -> entity_tick() */
 	pelt_update(sim, rq, rq->curr, SS_UPDATE_TG);
 	ss_update_misfit_status(sim, rq->curr, rq);   /* task_tick_fair() */
 	ss_trigger_load_balance(sim, rq);
@@ -2172,7 +2199,9 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 	r->topology_file = g_strdup(t->file);
 	r->workload = g_strdup(ss_workload_name(cfg->wl));
 	r->policy = g_strdup(sim->policy->name);
-	r->features = ss_features_format(sim->features);
+	r->features = ss_features_format_kernel(sim->features, sim->kernel);
+	r->kernel = sim->kernel;
+	r->policy_base = sim->policy_base;
 	r->seed = cfg->seed;
 	r->warnings = g_new0(char *, 1);
 	r->duration_ns = cfg->duration_ns;
@@ -2392,7 +2421,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->trace = cfg->trace;
 	sim->trace_ctx = cfg->trace_ctx;
 	sim->on_migrate = cfg->on_migrate;
-	sim->policy = ss_policy_find(cfg->policy ? cfg->policy : "sis_util");
+	sim->kernel = cfg->kernel;
+	sim->policy = ss_policy_find(cfg->policy ? cfg->policy : ss_kernel_default_policy(cfg->kernel));
 	if (!sim->policy) {
 		GString *names = g_string_new(NULL);
 		for (const struct ss_policy *const *pp = ss_policies(); *pp; pp++)
@@ -2405,10 +2435,16 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		sim->policy_param[i] = sim->params.policy_set[i] ? sim->params.policy_values[i] : sim->policy->params[i].def;
 	if (sim->policy->state_size)
 		sim->policy_state = g_malloc0(sim->policy->state_size);
-	sim->features = ss_features_default();
-	if (sim->policy->features && *sim->policy->features && !ss_features_parse(sim->policy->features, &sim->features, err))
+	/* policy × kernel (docs/policies.md), then that kernel's features.h and the policy's preset over it */
+	if (!ss_policy_kernel_check(sim->policy, sim->kernel, &sim->policy_base, err))
 		return false;
-	if (cfg->sched_features && !ss_features_parse(cfg->sched_features, &sim->features, err))
+	sim->features = ss_features_default_kernel(sim->kernel);
+	if (sim->policy->features && *sim->policy->features &&
+	    !ss_features_parse_kernel(sim->policy->features, &sim->features, sim->kernel, true, err)) {
+		g_prefix_error(err, "policy '%s' on kernel v%s: ", sim->policy->name, ss_kernel_name(sim->kernel));
+		return false;
+	}
+	if (cfg->sched_features && !ss_features_parse_kernel(cfg->sched_features, &sim->features, sim->kernel, false, err))
 		return false;
 	if (ss_feat(sim->features, SS_FEAT_SIS_UTIL) && ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR)) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
@@ -2423,6 +2459,11 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	/* both scale with num_online_cpus() (get_update_sysctl_factor(), update_max_interval()) */
 	sim->base_slice = sim->params.base_slice_ns ? sim->params.base_slice_ns : ss_sched_base_slice(t->nr_active);
 	sim->max_load_balance_interval = sim->params.hz * t->nr_active / 10;      /* update_max_interval() */
+	/* the run order of the kernel modelled (ss_fair.h): v6.6 EEVDF or v5.17 CFS with its tunables
+	 * scaled like the base slice (update_sysctl() at boot, sched_init_granularity()) */
+	sim->fair = sim->kernel == SS_KERNEL_5_17 ? &ss_fair_v5_17 : &ss_fair_v6_6;
+	sim->ttwu_queue_cond = sim->kernel == SS_KERNEL_5_17 ? ss_ttwu_queue_cond_v5_17 : ss_ttwu_queue_cond_v6_6;
+	ss_cfs_tunables_init(&sim->cfs_t, t->nr_active, sim->features);
 
 	sim->allowed_mask = g_new0(uint64_t, sim->nr_words);
 	sim->scratch_mask = g_new0(uint64_t, sim->nr_words);
@@ -2685,8 +2726,10 @@ static void start_task(struct ss_sim *sim, struct ss_task *p)
 	ss_post_init_entity_util_avg(&rq->cfs_avg, &p->avg, p->se.weight, rq->capacity);
 	/* v6.6 wake_up_new_task() enqueues without ENQUEUE_INITIAL, so the
 	 * second place_entity() gives a full-slice deadline: initial=false */
+	if (!sim->plan->task[p->id].spawned)
+		sim->fair->task_fork(sim, rq, &p->se, false);   /* no parent here (a spawn forked in do_spawn) */
 	enqueue_task(sim, rq, p, false);
-	preempt = !rq->curr || ss_check_preempt_wakeup(&rq->cfs, &p->se, sim->now, &sim->eevdf_f, sim->base_slice);
+	preempt = !rq->curr || sim->fair->check_preempt_wakeup(sim, rq, &p->se, true);
 	if (ss_tracing(sim)) {
 		/* trace_sched_wakeup_new(), on the parent's CPU for a spawned task */
 		unsigned on = sim->plan->task[p->id].spawned ? sim->this_cpu : rq->cpu;

@@ -204,6 +204,7 @@ void ss_cfs_rq_init(struct ss_cfs_rq *cfs)
 	cfs->cap_queued = SS_QUEUE_INIT_CAP;
 	cfs->queue = g_new(struct ss_sched_entity *, cfs->cap_queued);
 	cfs->next_seq = 0;
+	cfs->next = cfs->last = NULL;
 }
 
 void ss_cfs_rq_destroy(struct ss_cfs_rq *cfs)
@@ -317,7 +318,7 @@ static inline uint64_t min_vruntime_of(uint64_t a, uint64_t b)
  * the queued entity with the smallest vruntime (ties: lower enqueue_seq, the
  * kernel's rbtree puts equal keys to the right of older ones).
  */
-static struct ss_sched_entity *pick_first_entity(const struct ss_cfs_rq *cfs)
+struct ss_sched_entity *ss__pick_first_entity(const struct ss_cfs_rq *cfs)
 {
 	struct ss_sched_entity *left = NULL;
 
@@ -354,9 +355,9 @@ static uint64_t __update_min_vruntime(struct ss_cfs_rq *cfs, uint64_t vruntime)
  * but never goes backwards ("ensure we never gain time by being placed
  * backwards").
  */
-static void update_min_vruntime(struct ss_cfs_rq *cfs)
+void ss_update_min_vruntime(struct ss_cfs_rq *cfs)
 {
-	struct ss_sched_entity *se = pick_first_entity(cfs);
+	struct ss_sched_entity *se = ss__pick_first_entity(cfs);
 	struct ss_sched_entity *curr = cfs->curr;
 	uint64_t vruntime = cfs->min_vruntime;
 
@@ -378,7 +379,7 @@ static void update_min_vruntime(struct ss_cfs_rq *cfs)
 }
 
 /* kernel v6.6 fair.c __enqueue_entity(): into the "tree" (array), plus avg_vruntime_add */
-static void __enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se)
+void ss__enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se)
 {
 	avg_vruntime_add(cfs, se);
 	if (cfs->nr_queued == cfs->cap_queued) {
@@ -391,7 +392,7 @@ static void __enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se)
 }
 
 /* kernel v6.6 fair.c __dequeue_entity(): out of the array (swap with last, O(1)), plus avg_vruntime_sub */
-static void __dequeue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se)
+void ss__dequeue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se)
 {
 	unsigned pos = se->queue_pos;
 	struct ss_sched_entity *last;
@@ -447,7 +448,7 @@ bool ss_update_curr(struct ss_cfs_rq *cfs, uint64_t now, uint64_t base_slice_ns)
 	curr->sum_exec_runtime += delta_exec;
 	curr->vruntime += ss_calc_delta_fair(delta_exec, curr);
 	resched = update_deadline(cfs, curr, base_slice_ns);
-	update_min_vruntime(cfs);
+	ss_update_min_vruntime(cfs);
 	return resched;
 }
 
@@ -537,7 +538,7 @@ void ss_enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se, bool i
 	cfs->nr_running++;
 
 	if (!curr)
-		__enqueue_entity(cfs, se);
+		ss__enqueue_entity(cfs, se);
 	se->on_rq = true;
 }
 
@@ -577,14 +578,14 @@ void ss_dequeue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se, uint64
 
 	update_entity_lag(cfs, se, tick_nsec);
 	if (se != cfs->curr)
-		__dequeue_entity(cfs, se);
+		ss__dequeue_entity(cfs, se);
 	se->on_rq = false;
 
 	/* account_entity_dequeue() */
 	cfs->load_weight -= se->weight;
 	cfs->nr_running--;
 
-	update_min_vruntime(cfs);
+	ss_update_min_vruntime(cfs);
 }
 
 /*
@@ -646,7 +647,7 @@ struct ss_sched_entity *ss_pick_eevdf(struct ss_cfs_rq *cfs, const struct ss_eev
 	}
 
 	if (!best)
-		best = pick_first_entity(cfs);	/* "EEVDF scheduling fail, picking leftmost" */
+		best = ss__pick_first_entity(cfs);	/* "EEVDF scheduling fail, picking leftmost" */
 
 	return best;
 }
@@ -659,7 +660,7 @@ struct ss_sched_entity *ss_pick_eevdf(struct ss_cfs_rq *cfs, const struct ss_eev
 void ss_set_next_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se, uint64_t now)
 {
 	if (se->on_rq) {
-		__dequeue_entity(cfs, se);
+		ss__dequeue_entity(cfs, se);
 		/* HACK, stash a copy of deadline at the point of pick in vlag */
 		se->vlag = (int64_t)se->deadline;
 	}
@@ -676,7 +677,7 @@ void ss_put_prev_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *prev)
 {
 	g_assert(prev == cfs->curr);
 	if (prev->on_rq)
-		__enqueue_entity(cfs, prev);
+		ss__enqueue_entity(cfs, prev);
 	cfs->curr = NULL;
 }
 

@@ -169,6 +169,51 @@ static long adjust_numa_imbalance(long imbalance, unsigned dst_running, unsigned
 	return imbalance;
 }
 
+/*
+ * find_idlest_group(), group_has_spare across NUMA, v6.6: stay local (NULL)
+ * when adjust_numa_imbalance() allows the difference of idle CPUs, i.e. the
+ * local group would run at most imb_numa_nr tasks (v5.18, clamped to the
+ * task's allowed CPUs in it, v6.0) and the difference is at most 2.
+ */
+static bool numa_spare_stay_local_v6_6(struct ss_sim *sim, const struct ss_sched_domain *sd, const struct ss_task *p,
+				       const struct ss_sched_group *local, const struct sg_wakeup_stats *local_sgs,
+				       const struct sg_wakeup_stats *idlest_sgs)
+{
+	unsigned imb_numa_nr = sd->imb_numa_nr;
+	long imb;
+
+	/*
+	 * The task may be pinned to a subset of the local group.
+	 * v6.6 tests p->nr_cpus_allowed != NR_CPUS, NR_CPUS being the
+	 * build-time maximum (8192 x86_64 distro, 256+ arm64), above
+	 * any machine's CPU count: the clamp always applies, and it
+	 * matters when imb_numa_nr exceeds the local group's weight
+	 * (upper NUMA levels: imb × span factor).
+	 */
+	{
+		unsigned w = 0;
+
+		for (unsigned k = 0; k < sim->nr_words; k++)
+			w += (unsigned)__builtin_popcountll(local->span[k] & p->cpus_ptr[k]);
+		if (w < imb_numa_nr)
+			imb_numa_nr = w;
+	}
+	imb = (long)local_sgs->idle_cpus - (long)idlest_sgs->idle_cpus;
+	if (imb < 0)
+		imb = -imb;
+	return !adjust_numa_imbalance(imb, local_sgs->sum_nr_running + 1, imb_numa_nr);
+}
+
+/*
+ * The same, v5.17: stay local while allow_numa_imbalance(local tasks,
+ * sd->span_weight), i.e. the local group runs fewer tasks than a quarter of
+ * the domain's CPUs, whatever the idle CPUs elsewhere.
+ */
+static bool numa_spare_stay_local_v5_17(const struct ss_sched_domain *sd, const struct sg_wakeup_stats *local_sgs)
+{
+	return local_sgs->sum_nr_running < (sd->span_weight >> 2);
+}
+
 /* find_idlest_group(), v6.6 (no core scheduling cookies, no NUMA balancing preferred node) */
 static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const struct ss_sched_domain *sd,
 						      struct ss_task *p, unsigned this_cpu)
@@ -227,32 +272,11 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 			return NULL;
 		break;
 	case group_has_spare:
-		if (sd->flags & SD_NUMA) {
-			unsigned imb_numa_nr = sd->imb_numa_nr;
-			long imb;
-
-			/*
-			 * The task may be pinned to a subset of the local group.
-			 * v6.6 tests p->nr_cpus_allowed != NR_CPUS, NR_CPUS being the
-			 * build-time maximum (8192 x86_64 distro, 256+ arm64), above
-			 * any machine's CPU count: the clamp always applies, and it
-			 * matters when imb_numa_nr exceeds the local group's weight
-			 * (upper NUMA levels: imb × span factor).
-			 */
-			{
-				unsigned w = 0;
-
-				for (unsigned k = 0; k < sim->nr_words; k++)
-					w += (unsigned)__builtin_popcountll(local->span[k] & p->cpus_ptr[k]);
-				if (w < imb_numa_nr)
-					imb_numa_nr = w;
-			}
-			imb = (long)local_sgs.idle_cpus - (long)idlest_sgs.idle_cpus;
-			if (imb < 0)
-				imb = -imb;
-			if (!adjust_numa_imbalance(imb, local_sgs.sum_nr_running + 1, imb_numa_nr))
-				return NULL;
-		}
+		/* keep the task on this node, close to its wakeup source, while the imbalance is allowed */
+		if ((sd->flags & SD_NUMA) &&
+		    (sim->kernel == SS_KERNEL_5_17 ? numa_spare_stay_local_v5_17(sd, &local_sgs)
+						   : numa_spare_stay_local_v6_6(sim, sd, p, local, &local_sgs, &idlest_sgs)))
+			return NULL;
 		/* select the group with the highest number of idle CPUs */
 		if (local_sgs.idle_cpus >= idlest_sgs.idle_cpus)
 			return NULL;

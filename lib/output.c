@@ -312,7 +312,12 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddStringToObject(o, "workload_file", r->workload_file ? r->workload_file : "");
 	cJSON_AddStringToObject(o, "policy", r->policy);
 	cJSON_AddStringToObject(o, "sched_features", r->features);
-	cJSON_AddStringToObject(o, "kernel_model", "v6.6");
+	{
+		char km[16];
+		snprintf(km, sizeof km, "v%s", ss_kernel_name((enum ss_kernel)r->kernel));
+		cJSON_AddStringToObject(o, "kernel_model", km);
+	}
+	cJSON_AddStringToObject(o, "policy_base", r->policy_base ? r->policy_base : "v6.6");
 	cJSON_AddNumberToObject(o, "load_pct", (double)r->load_pct_x100 / 100.0);
 	{
 		/* exact: %.15g (cJSON's number format) rounds a 16-digit seed */
@@ -602,14 +607,14 @@ char *ss_results_to_text(const struct ss_results *r)
 			       r->offline_cpus ? r->offline_cpus : "", r->offline_cpus ? ", " : "", r->nr_allowed_cpus, r->workload, (double)r->load_pct_x100 / 100.0,
 			       r->nr_instances, r->instance_unit, r->nr_instances == 1 ? "" : "s", r->nr_tasks);
 	if (r->measure == SS_MEASURE_FINISH && r->warmup_ns)
-		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from the first transaction begin at %.6f s until the last task exited %.6f s later\n",
-				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
+		g_string_append_printf(s, "policy %s, kernel model v%s, seed %llu, measured from the first transaction begin at %.6f s until the last task exited %.6f s later\n",
+				       r->policy, ss_kernel_name((enum ss_kernel)r->kernel), (unsigned long long)r->seed, (double)r->warmup_ns / 1e9, (double)r->duration_ns / 1e9);
 	else if (r->measure == SS_MEASURE_FINISH)
-		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, measured from t = 0 until the last task exited at %.6f s\n",
-				       r->policy, (unsigned long long)r->seed, (double)r->duration_ns / 1e9);
+		g_string_append_printf(s, "policy %s, kernel model v%s, seed %llu, measured from t = 0 until the last task exited at %.6f s\n",
+				       r->policy, ss_kernel_name((enum ss_kernel)r->kernel), (unsigned long long)r->seed, (double)r->duration_ns / 1e9);
 	else
-		g_string_append_printf(s, "policy %s, kernel model v6.6, seed %llu, warmup %.3f s, measured %.3f s\n",
-				       r->policy, (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
+		g_string_append_printf(s, "policy %s, kernel model v%s, seed %llu, warmup %.3f s, measured %.3f s\n",
+				       r->policy, ss_kernel_name((enum ss_kernel)r->kernel), (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
 				       (double)r->duration_ns / 1e9);
 	g_string_append_printf(s, "sched features: %s\n", r->features);
 	for (char **w = r->warnings; w && *w; w++)

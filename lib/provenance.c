@@ -130,7 +130,7 @@ static void add_u64(cJSON *o, const char *name, uint64_t v)
 cJSON *ss_provenance_json(const struct ss_provenance *p, const struct ss_run_config *cfg)
 {
 	const struct ss_topology *t = cfg->topo;
-	const char *policy = cfg->policy ? cfg->policy : "sis_util";
+	const char *policy = cfg->policy ? cfg->policy : ss_kernel_default_policy(cfg->kernel);
 	const struct ss_policy *pol = ss_policy_find(policy);
 	cJSON *o = cJSON_CreateObject(), *x, *a;
 	const char *section, *key;
@@ -141,7 +141,12 @@ cJSON *ss_provenance_json(const struct ss_provenance *p, const struct ss_run_con
 	if (p->spec_file)
 		add_file(o, "spec", p->spec_file, p->spec_sha256);
 	cJSON_AddStringToObject(o, "simsched_version", SS_VERSION_STRING);
-	cJSON_AddStringToObject(o, "kernel_model", "v6.6");
+	{
+		/* --kernel: the version modelled (rerun reads it back) */
+		char km[16];
+		snprintf(km, sizeof km, "v%s", ss_kernel_name(cfg->kernel));
+		cJSON_AddStringToObject(o, "kernel_model", km);
+	}
 	add_file(o, "topology", p->topology_file, p->topology_sha256);
 	add_file(o, "workload", p->workload_file, p->workload_sha256);
 
@@ -347,6 +352,14 @@ static bool from_provenance(struct ss_rerun *rr, const cJSON *root, GError **err
 	}
 	if (!rr->is_record && !get_str(p, "command", false, &rr->command, w, "provenance.", err))
 		return false;
+	x = cJSON_GetObjectItemCaseSensitive(p, "kernel_model");
+	if (x) {
+		/* written by every simsched that records provenance; "v6.6" before --kernel existed */
+		enum ss_kernel k;
+		if (!cJSON_IsString(x) || !ss_kernel_parse(x->valuestring, &k, NULL))
+			return bad(err, w, "provenance.kernel_model is not a kernel simsched models (expected \"v6.6\" or \"v5.17\")");
+		rr->kernel = k;
+	}
 	if (!get_str(p, "simsched_version", false, &rr->version, w, "provenance.", err) ||
 	    !get_file(p, "topology", &rr->topology_file, &rr->topology_sha256, w, err) ||
 	    !get_file(p, "workload", &rr->workload_file, &rr->workload_sha256, w, err))

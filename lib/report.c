@@ -203,7 +203,13 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 	r->where = g_strdup(where);
 	r->figures = figures;
 	r->group = GPOINTER_TO_UINT(gi) - 1;
-	r->policy = g_strdup(field(o, "policy", cJSON_String)->valuestring);
+	{
+		/* a record of another kernel than v6.6 (sweep spec `kernel:`) is its own column: POLICY@KERNEL */
+		const cJSON *kern = cJSON_GetObjectItemCaseSensitive(o, "kernel");
+		const char *pol = field(o, "policy", cJSON_String)->valuestring;
+		r->policy = cJSON_IsString(kern) && strcmp(kern->valuestring, "6.6")
+				    ? g_strdup_printf("%s@%s", pol, kern->valuestring) : g_strdup(pol);
+	}
 	r->policy_rank = (unsigned)field(grid, "policy", cJSON_Number)->valuedouble;
 	r->load_x100 = (unsigned)lround(field(o, "load_pct", cJSON_Number)->valuedouble * 100.0);
 	r->seed = (uint64_t)field(o, "seed", cJSON_Number)->valuedouble;

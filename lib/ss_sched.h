@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "simsched/cfs.h"
 #include "simsched/cpumask.h"
 #include "simsched/eevdf.h"
 #include "simsched/features.h"
@@ -279,6 +280,7 @@ struct ss_burst {
 /* ---------------------------------------------------------------- policies */
 
 struct ss_sim;
+struct ss_fair_ops;
 
 /* struct ss_policy_param and enum ss_cpu_idle_type: simsched/policy.h */
 
@@ -300,7 +302,25 @@ struct ss_policy {
 	const struct ss_policy_param *params;
 	unsigned nr_params;
 	size_t state_size;      /* bytes of zeroed per-run state (sim->policy_state), 0 = none */
+	/*
+	 * Policy × kernel (docs/policies.md "Policies and kernels"): a policy is
+	 * a patch against a kernel. kernels: the kernels it runs on, one bit per
+	 * enum ss_kernel (0 = every kernel whose features table takes its preset:
+	 * a plugin); base: the kernel its code was written against or ported
+	 * from, per kernel (NULL = native to the kernel run); why_not: why the
+	 * others are refused.
+	 */
+	unsigned kernels;
+	const char *base[SS_NR_KERNELS];
+	const char *why_not;
 };
+
+/**
+ * Whether pol runs on kernel k: true and *base (static: "v5.17", "v6.6",
+ * "v5.16-rc1 patch ported to v6.6"...) or false + *err (SS_ERROR_USAGE)
+ * saying why and which policies that kernel has.
+ */
+bool ss_policy_kernel_check(const struct ss_policy *pol, enum ss_kernel k, const char **base, GError **err);
 
 /** A built-in policy or one registered by ss_policy_plugin_load(); NULL if none has that name. */
 const struct ss_policy *ss_policy_find(const char *name);
@@ -321,6 +341,12 @@ struct ss_sim {
 	struct ss_params params;
 	ss_features_t features;
 	struct ss_eevdf_features eevdf_f;
+	enum ss_kernel kernel;         /* --kernel: the version modelled */
+	const struct ss_fair_ops *fair; /* its run order (ss_fair.h) */
+	/* its ttwu_queue_cond(): wake list + IPI (true) or a direct enqueue under the target's rq lock */
+	bool (*ttwu_queue_cond)(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
+	struct ss_cfs_tunables cfs_t;  /* v5.17 CFS tunables (unused under v6.6) */
+	const char *policy_base;       /* ss_policy_kernel_check(): what the policy is a patch against */
 	unsigned nr_cpus, nr_words;
 	uint64_t now;                  /* ns */
 	uint64_t tick_nsec;
@@ -427,6 +453,14 @@ struct ss_sim {
 	void *trace_ctx;
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
 };
+
+/**
+ * ttwu_queue_cond(cpu) of the wakeup sim->current (on sim->this_cpu) is
+ * making of p, per version (core.c): true = queue p on cpu's wake list and
+ * IPI it; false = enqueue directly under cpu's rq lock. cpu < nr_cpus.
+ */
+bool ss_ttwu_queue_cond_v6_6(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
+bool ss_ttwu_queue_cond_v5_17(struct ss_sim *sim, struct ss_task *p, unsigned cpu);
 
 static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)
 {

@@ -49,8 +49,9 @@ struct ss_sweep_spec {
 	struct ss_topology **topos;
 	struct ss_workload **wls;
 	unsigned nr_topos, nr_wls;
-	char **policies;
+	char **policies;          /* per policy column: with several kernels, each policy once per kernel */
 	unsigned nr_policies;
+	enum ss_kernel *pol_kernel; /* per policy column: the kernel it runs on (`kernel:`, default 6.6) */
 	unsigned *loads;
 	unsigned nr_loads;
 	uint64_t *seeds;
@@ -226,6 +227,63 @@ static bool parse_policies(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t 
 		s->policies[i] = g_strdup(ss_yaml_sval(v));
 	}
 	g_ptr_array_free(items, TRUE);
+	return ok;
+}
+
+/*
+ * kernel: a version or a list of them (default 6.6): a dimension of the
+ * grid folded into the policy columns, policy-major (each policy once per
+ * kernel). Each policy must run on each kernel (policy × kernel).
+ */
+static bool parse_kernels(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
+{
+	GPtrArray *items = g_ptr_array_new();
+	enum ss_kernel ks[SS_NR_KERNELS] = { SS_KERNEL_6_6 };
+	unsigned nk = 1;
+	bool ok = true;
+
+	if (n) {
+		ok = scalar_list(c, n, "kernel", items);
+		nk = 0;
+		for (unsigned i = 0; ok && i < items->len; i++) {
+			yaml_node_t *v = g_ptr_array_index(items, i);
+			GError *e = NULL;
+			enum ss_kernel k;
+			if (!ss_kernel_parse(ss_yaml_sval(v), &k, &e)) {
+				ok = fail(c, v->start_mark, "%s", e->message);
+				g_error_free(e);
+				break;
+			}
+			for (unsigned j = 0; j < nk; j++)
+				if (ks[j] == k) {
+					ok = fail(c, v->start_mark, "kernel %s is listed twice (expected each kernel once)",
+						  ss_kernel_name(k));
+					break;
+				}
+			if (ok)
+				ks[nk++] = k;
+		}
+	}
+	g_ptr_array_free(items, TRUE);
+	if (!ok)
+		return false;
+	char **pols = s->policies;
+	unsigned np = s->nr_policies;
+	s->policies = g_new0(char *, np * nk + 1);
+	s->pol_kernel = g_new0(enum ss_kernel, np * nk + 1);
+	s->nr_policies = np * nk;
+	for (unsigned p = 0; p < np; p++)
+		for (unsigned k = 0; k < nk; k++) {
+			GError *e = NULL;
+			const char *base;
+			s->policies[p * nk + k] = g_strdup(pols[p]);
+			s->pol_kernel[p * nk + k] = ks[k];
+			if (ok && !ss_policy_kernel_check(ss_policy_find(pols[p]), ks[k], &base, &e)) {
+				ok = fail(c, n->start_mark, "%s", e->message);
+				g_error_free(e);
+			}
+		}
+	g_strfreev(pols);
 	return ok;
 }
 
@@ -442,8 +500,8 @@ static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root)
 {
 	static const char *const keys[] = { "topologies", "workloads", "policies", "loads", "seeds", "first_seed",
-					    "duration", "warmup", "set", "sched_features", "nodes", NULL };
-	enum { K_TOPO, K_WL, K_POL, K_LOAD, K_SEEDS, K_FIRST, K_DUR, K_WARM, K_SET, K_FEAT, K_NODES, K_NR };
+					    "duration", "warmup", "set", "sched_features", "nodes", "kernel", NULL };
+	enum { K_TOPO, K_WL, K_POL, K_LOAD, K_SEEDS, K_FIRST, K_DUR, K_WARM, K_SET, K_FEAT, K_NODES, K_KERNEL, K_NR };
 	yaml_node_t *v[K_NR] = { 0 };
 
 	if (root->type != YAML_MAPPING_NODE)
@@ -457,7 +515,7 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 		for (i = 0; keys[i] && strcmp(keys[i], ss_yaml_sval(k)); i++)
 			;
 		if (!keys[i])
-			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes)",
+			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes, kernel)",
 				    ss_yaml_slen(k), ss_yaml_sval(k));
 		if (v[i])
 			return fail(c, k->start_mark, "duplicate key '%s' (expected each key once)", keys[i]);
@@ -468,7 +526,7 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 			return fail(c, root->start_mark, "the spec has no '%s' (expected topologies, workloads, policies, loads and seeds)",
 				    keys[i]);
 	if (!load_files(c, s, v[K_TOPO], true) || !load_files(c, s, v[K_WL], false) || !parse_policies(c, s, v[K_POL]) ||
-	    !parse_loads(c, s, v[K_LOAD]) || !parse_seeds(c, s, v[K_SEEDS], v[K_FIRST]))
+	    !parse_kernels(c, s, v[K_KERNEL]) || !parse_loads(c, s, v[K_LOAD]) || !parse_seeds(c, s, v[K_SEEDS], v[K_FIRST]))
 		return false;
 	s->duration_ns = UINT64_C(2000000000);
 	s->warmup_ns = UINT64_C(1000000000);
@@ -479,14 +537,17 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 	if (v[K_SET] && !parse_sets(c, s, v[K_SET]))
 		return false;
 	if (v[K_FEAT]) {
-		ss_features_t f = ss_features_default();
 		GError *e = NULL;
 		if (!want_scalar(c, v[K_FEAT], "sched_features"))
 			return false;
-		if (!ss_features_parse(ss_yaml_sval(v[K_FEAT]), &f, &e)) {
-			fail(c, v[K_FEAT]->start_mark, "sched_features: %s", e->message);
-			g_error_free(e);
-			return false;
+		/* against the features table of every kernel of the sweep */
+		for (unsigned i = 0; i < s->nr_policies; i++) {
+			ss_features_t f = ss_features_default_kernel(s->pol_kernel[i]);
+			if (!ss_features_parse_kernel(ss_yaml_sval(v[K_FEAT]), &f, s->pol_kernel[i], false, &e)) {
+				fail(c, v[K_FEAT]->start_mark, "sched_features: %s", e->message);
+				g_error_free(e);
+				return false;
+			}
 		}
 		s->sched_features = g_strdup(ss_yaml_sval(v[K_FEAT]));
 	}
@@ -593,6 +654,7 @@ void ss_sweep_spec_free(struct ss_sweep_spec *s)
 	g_free(s->topos);
 	g_free(s->wls);
 	g_strfreev(s->policies);
+	g_free(s->pol_kernel);
 	g_free(s->loads);
 	g_free(s->seeds);
 	for (unsigned i = 0; i < s->nr_sets; i++) {
@@ -671,6 +733,8 @@ char *ss_sweep_point_key(const struct ss_sweep_spec *s, uint64_t idx)
 	key_part(k, "topology", s->topo_files[p.topo].as_written);
 	key_part(k, "workload", s->wl_files[p.wl].as_written);
 	key_part(k, "policy", s->policies[p.policy]);
+	if (s->pol_kernel[p.policy] != SS_KERNEL_6_6)
+		key_part(k, "kernel", ss_kernel_name(s->pol_kernel[p.policy]));
 	snprintf(num, sizeof num, "%u", s->loads[p.load]);
 	key_part(k, "load_x100", num);
 	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->seeds[p.seed]);
@@ -712,6 +776,7 @@ bool ss_sweep_parse_shard(const char *text, unsigned *k, unsigned *n, GError **e
 /* A record's coordinates: from the spec (a sweep) or from the record being rerun. */
 struct rec_in {
 	const char *key, *topology, *topology_file, *workload, *workload_file, *policy;
+	enum ss_kernel kernel;
 	unsigned load_x100;
 	uint64_t seed;
 	const char *const *set_keys, *const *set_values;   /* spec order */
@@ -732,6 +797,7 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 	cJSON_AddStringToObject(o, "workload", in->workload);
 	cJSON_AddStringToObject(o, "workload_file", in->workload_file);
 	cJSON_AddStringToObject(o, "policy", in->policy);
+	cJSON_AddStringToObject(o, "kernel", ss_kernel_name(in->kernel));
 	cJSON_AddNumberToObject(o, "load_pct", in->load_x100 / 100.0);
 	/* exact, not cJSON's %.15g: seeds go up to 2^53 - 1 (16 digits) */
 	char num[24];
@@ -812,7 +878,8 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 	struct rec_in in = {
 		.key = key, .topology = s->topos[p.topo]->name, .topology_file = s->topo_files[p.topo].as_written,
 		.workload = ss_workload_name(s->wls[p.wl]), .workload_file = s->wl_files[p.wl].as_written,
-		.policy = s->policies[p.policy], .load_x100 = s->loads[p.load], .seed = s->seeds[p.seed],
+		.policy = s->policies[p.policy], .kernel = s->pol_kernel[p.policy], .load_x100 = s->loads[p.load],
+		.seed = s->seeds[p.seed],
 		.set_keys = keys, .set_values = vals, .nr_sets = s->nr_sets,
 		.duration_ns = s->duration_ns, .warmup_ns = s->warmup_ns,
 		.sched_features = s->sched_features, .nodes = s->nodes,
@@ -870,6 +937,7 @@ char *ss_sweep_record_rerun(const char *line, const struct ss_run_config *cfg, c
 	if (ok) {
 		in.topology = cfg->topo->name;
 		in.workload = ss_workload_name(cfg->wl);
+		in.kernel = cfg->kernel;
 		in.load_x100 = (unsigned)lround(rec_num(o, "load_pct", &ok) * 100.0);
 		in.seed = (uint64_t)rec_num(o, "seed", &ok);
 		in.set_keys = keys;
@@ -1003,6 +1071,8 @@ static void describe_point(const struct ss_sweep_spec *s, uint64_t idx, GString 
 	g_string_append_printf(d, "point %" G_GUINT64_FORMAT " (topology %s, workload %s, policy %s, load %.2f%%, seed %" G_GUINT64_FORMAT,
 			       idx, s->topo_files[p.topo].as_written, s->wl_files[p.wl].as_written, s->policies[p.policy],
 			       s->loads[p.load] / 100.0, s->seeds[p.seed]);
+	if (s->pol_kernel[p.policy] != SS_KERNEL_6_6)
+		g_string_append_printf(d, ", kernel %s", ss_kernel_name(s->pol_kernel[p.policy]));
 	for (unsigned i = 0; i < s->nr_sets; i++)
 		g_string_append_printf(d, ", %s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
 	g_string_append_c(d, ')');
@@ -1018,6 +1088,7 @@ static bool run_point(struct run_ctx *x, uint64_t idx)
 	c.topo = s->topos[p.topo];
 	c.wl = s->wls[p.wl];
 	c.policy = s->policies[p.policy];
+	c.kernel = s->pol_kernel[p.policy];
 	c.sched_features = s->sched_features;
 	c.nodes = s->nodes;
 	c.load_pct_x100 = s->loads[p.load];

@@ -65,6 +65,9 @@ const struct ss_policy ss_policy_burst_threshold = {
 	.update_lb_stats = ss_update_idle_cpu_scan,
 	.params = burst_threshold_params,
 	.nr_params = G_N_ELEMENTS(burst_threshold_params),
+	.kernels = 1u << SS_KERNEL_6_6,
+	.base = { [SS_KERNEL_6_6] = "post-v6.6 patch (seeds/004) ported to v6.6" },
+	.why_not = "a patch on a kernel after v6.6 (seeds/004): it is modelled on v6.6 with SIS_UTIL, which v5.17 lacks",
 };
 
 /* ------------------------------------------------------------ burst_avg_depth */
@@ -177,4 +180,7 @@ const struct ss_policy ss_policy_burst_avg_depth = {
 	.params = avg_depth_params,
 	.nr_params = G_N_ELEMENTS(avg_depth_params),
 	.state_size = sizeof(struct avg_depth_state),
+	.kernels = 1u << SS_KERNEL_6_6,
+	.base = { [SS_KERNEL_6_6] = "post-v6.6 patch (seeds/004) ported to v6.6" },
+	.why_not = "a patch on a kernel after v6.6 (seeds/004): it is modelled on v6.6 with SIS_UTIL, which v5.17 lacks",
 };

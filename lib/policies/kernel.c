@@ -13,6 +13,7 @@
  *   prev_cpu         — no placement at all: a floor.
  */
 #include "ss_sched.h"
+#include "simsched/error.h"
 
 #include <string.h>
 
@@ -36,6 +37,7 @@ static const struct ss_policy sis_prop = {
 	.features = "SIS_PROP,NO_SIS_UTIL",
 	.select_task_rq = ss_select_task_rq_fair,
 	.update_lb_stats = kernel_update_lb_stats,
+	.kernels = (1u << SS_KERNEL_6_6) | (1u << SS_KERNEL_5_17),
 };
 
 static const struct ss_policy sis_util = {
@@ -45,6 +47,8 @@ static const struct ss_policy sis_util = {
 	.features = "NO_SIS_PROP,SIS_UTIL",
 	.select_task_rq = ss_select_task_rq_fair,
 	.update_lb_stats = kernel_update_lb_stats,
+	.kernels = 1u << SS_KERNEL_6_6,
+	.why_not = "SIS_UTIL was merged in v6.0 (70fb5ccf2ebb); v5.17's features.h has no SIS_UTIL (stable backports are not modelled)",
 };
 
 static const struct ss_policy full_scan = {
@@ -54,6 +58,7 @@ static const struct ss_policy full_scan = {
 	.features = "NO_SIS_PROP,NO_SIS_UTIL",
 	.select_task_rq = ss_select_task_rq_fair,
 	.update_lb_stats = kernel_update_lb_stats,
+	.kernels = (1u << SS_KERNEL_6_6) | (1u << SS_KERNEL_5_17),
 };
 
 static const struct ss_policy sis_util_linear = {
@@ -63,6 +68,8 @@ static const struct ss_policy sis_util_linear = {
 	.features = "NO_SIS_PROP,NO_SIS_UTIL,SIS_UTIL_LINEAR",
 	.select_task_rq = ss_select_task_rq_fair,
 	.update_lb_stats = kernel_update_lb_stats,
+	.kernels = (1u << SS_KERNEL_6_6) | (1u << SS_KERNEL_5_17),
+	.base = { [SS_KERNEL_6_6] = "v5.17 patch ported to v6.6", [SS_KERNEL_5_17] = "v5.17 patch" },
 };
 
 static const struct ss_policy sis_clear_target = {
@@ -72,6 +79,8 @@ static const struct ss_policy sis_clear_target = {
 	.features = "SIS_PROP,NO_SIS_UTIL,SIS_CLEAR_TARGET",
 	.select_task_rq = ss_select_task_rq_fair,
 	.update_lb_stats = kernel_update_lb_stats,
+	.kernels = (1u << SS_KERNEL_6_6) | (1u << SS_KERNEL_5_17),
+	.base = { [SS_KERNEL_6_6] = "v5.16-rc1 patch ported to v6.6", [SS_KERNEL_5_17] = "v5.16-rc1 patch" },
 };
 
 static const struct ss_policy prev_cpu = {
@@ -81,6 +90,7 @@ static const struct ss_policy prev_cpu = {
 	.features = "NO_SIS_PROP,NO_SIS_UTIL",
 	.select_task_rq = prev_cpu_select_task_rq,
 	.update_lb_stats = NULL,
+	.kernels = (1u << SS_KERNEL_6_6) | (1u << SS_KERNEL_5_17),
 };
 
 static const struct ss_policy *const all_policies[] = {
@@ -90,6 +100,36 @@ static const struct ss_policy *const all_policies[] = {
 const struct ss_policy *const *ss_policies(void)
 {
 	return all_policies;
+}
+
+static const char *const kernel_base[SS_NR_KERNELS] = {
+	[SS_KERNEL_6_6] = "v6.6", [SS_KERNEL_5_17] = "v5.17",
+};
+
+const char *ss_kernel_default_policy(enum ss_kernel k)
+{
+	return k == SS_KERNEL_5_17 ? "sis_prop" : "sis_util";
+}
+
+bool ss_policy_kernel_check(const struct ss_policy *pol, enum ss_kernel k, const char **base, GError **err)
+{
+	if ((unsigned)k >= SS_NR_KERNELS) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "kernel %d is not modelled (expected 6.6 or 5.17)", (int)k);
+		return false;
+	}
+	if (pol->kernels && !(pol->kernels & (1u << k))) {
+		GString *names = g_string_new(NULL);
+		for (const struct ss_policy *const *pp = all_policies; *pp; pp++)
+			if ((*pp)->kernels & (1u << k))
+				g_string_append_printf(names, "%s%s", names->len ? ", " : "", (*pp)->name);
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "policy '%s' does not run on kernel v%s: %s (policies on v%s: %s)",
+			    pol->name, ss_kernel_name(k), pol->why_not ? pol->why_not : "not defined there",
+			    ss_kernel_name(k), names->str);
+		g_string_free(names, TRUE);
+		return false;
+	}
+	*base = pol->base[k] ? pol->base[k] : kernel_base[k];
+	return true;
 }
 
 const struct ss_policy *ss_policy_find(const char *name)

@@ -84,6 +84,15 @@ struct ss_compare_spec {
 	struct ss_run_config base;     /* topology, workload, params, duration, warmup, nodes, features */
 	const char *const *policies;   /* nr_policies names; the first is the baseline */
 	unsigned nr_policies;
+	/*
+	 * kernels as a dimension (--kernels): nr_kernels versions; 0 = only
+	 * base.kernel. With more than one, the table has a column per policy ×
+	 * kernel, policy-major, labelled POLICY@KERNEL ("sis_prop@5.17"); the
+	 * first column is the baseline. A policy that does not run on a kernel
+	 * fails the comparison before any run (SS_ERROR_USAGE).
+	 */
+	const enum ss_kernel *kernels;
+	unsigned nr_kernels;
 	const unsigned *loads;         /* percent × 100 */
 	unsigned nr_loads;
 	unsigned nr_seeds;             /* seeds are base.seed, base.seed + 1, ... */

@@ -38,7 +38,10 @@ struct ss_sched_entity {
 	uint64_t sum_exec_runtime; /* ns */
 	uint64_t enqueue_seq;      /* tie-break order */
 	bool on_rq;
+	bool vruntime_relative;    /* v5.17 CFS only: vruntime is relative to the old cfs_rq's min_vruntime
+	                              (migration, fork) and gets the new one's added at enqueue (renorm) */
 	unsigned queue_pos;        /* index in the cfs_rq's queue array while queued and not curr */
+	uint64_t prev_sum_exec_runtime; /* v5.17 CFS only: sum_exec_runtime when last picked (check_preempt_tick) */
 };
 
 /** Features that change EEVDF behaviour (sched_feat names, v6.6 defaults all on). */
@@ -59,6 +62,7 @@ struct ss_cfs_rq {
 	struct ss_sched_entity **queue; /* entities in the "tree" */
 	unsigned nr_queued, cap_queued;
 	uint64_t next_seq;
+	struct ss_sched_entity *next, *last; /* v5.17 CFS buddies (cfs_rq->next, ->last); NULL under EEVDF */
 };
 
 void ss_cfs_rq_init(struct ss_cfs_rq *cfs);
@@ -118,6 +122,19 @@ void ss_put_prev_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *prev);
  */
 bool ss_check_preempt_wakeup(struct ss_cfs_rq *cfs, struct ss_sched_entity *woken, uint64_t now,
 			     const struct ss_eevdf_features *f, uint64_t base_slice_ns);
+
+/*
+ * The tree primitives the v5.17 CFS variants (simsched/cfs.h) share with
+ * EEVDF: __enqueue_entity() / __dequeue_entity() into and out of the queue
+ * array, __pick_first_entity() (smallest vruntime, ties to the earlier
+ * enqueue, as the rbtree's leftmost) and update_min_vruntime(), whose logic
+ * is the same in v5.17 and v6.6 (v6.6 also shifts avg_vruntime, which CFS
+ * never reads).
+ */
+void ss__enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se);
+void ss__dequeue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se);
+struct ss_sched_entity *ss__pick_first_entity(const struct ss_cfs_rq *cfs);
+void ss_update_min_vruntime(struct ss_cfs_rq *cfs);
 
 /** sysctl_sched_base_slice scaled as update_sysctl() (SCHED_TUNABLESCALING_LOG): 750000 * (1 + ilog2(min(ncpus, 8))). */
 uint64_t ss_sched_base_slice(unsigned nr_cpus);

@@ -75,6 +75,7 @@ struct ss_rerun {
 	char *policy, *plugin_file, *plugin_sha256;  /* plugin: NULL for a built-in policy */
 	char **sets;                 /* NULL-terminated, as given, in the order applied */
 	char *nodes, *sched_features;/* as given; NULL: not given */
+	unsigned kernel;             /* enum ss_kernel: provenance.kernel_model (--kernel) */
 	unsigned load_pct_x100;
 	uint64_t seed, warmup_ns, duration_ns, sample_ns;
 };

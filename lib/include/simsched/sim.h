@@ -21,7 +21,9 @@
 struct ss_run_config {
 	const struct ss_topology *topo;   /* borrowed */
 	const struct ss_workload *wl;     /* borrowed */
-	const char *policy;               /* a name from ss_policy_find(); NULL = "sis_util" */
+	const char *policy;               /* a name from ss_policy_find(); NULL = the kernel's default (sis_util on
+	                                     v6.6, sis_prop on v5.17) */
+	enum ss_kernel kernel;            /* the kernel modelled (--kernel); 0 = SS_KERNEL_6_6 */
 	const char *sched_features;       /* applied after the policy preset, NULL = none */
 	struct ss_params params;          /* from ss_params_defaults + --set */
 	unsigned load_pct_x100;           /* 100 % = 10000 */
@@ -80,6 +82,12 @@ bool ss_policy_plugin_load(const char *path, const char **name, GError **err);
  */
 struct ss_policy_ops;
 bool ss_policy_register(const struct ss_policy_ops *ops, GError **err);
+
+/**
+ * The default policy of kernel k (static): "sis_util" on v6.6, "sis_prop" on
+ * v5.17 — their features.h defaults (SIS_UTIL from v6.0, SIS_PROP before).
+ */
+const char *ss_kernel_default_policy(enum ss_kernel k);
 
 /** Transactions per simulated second of the measured window; NAN for an empty window. */
 double ss_results_throughput(const struct ss_results *r);

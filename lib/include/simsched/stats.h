@@ -128,6 +128,8 @@ struct ss_time_lost {
 struct ss_results {
 	/* the run */
 	char *topology, *topology_file, *workload, *workload_file, *policy, *features;
+	unsigned kernel;                 /* enum ss_kernel of the run */
+	const char *policy_base;         /* static: the kernel the policy is native to or a patch against */
 	uint64_t seed, duration_ns, warmup_ns, sample_ns;
 	unsigned load_pct_x100, nr_cpus, nr_allowed_cpus, nr_tasks, nr_instances, nr_llcs;
 	/* Added (offline CPUs): online CPUs (nr_cpus if none is offline; nr_cpus is nr_cpu_ids) and
