@@ -592,6 +592,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "simsched: run needs --topology FILE and --workload FILE (or --rerun RESULT)\n");
 		return 2;
 	}
+	ss_cli_resolve_data(&topo_path, "topologies");
+	ss_cli_resolve_data(&wl_path, "workloads");
 	a.topo_path = topo_path;
 	a.wl_path = wl_path;
 	a.policy = policy ? policy : "sis_util";
@@ -698,6 +700,8 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "simsched: compare needs --topology FILE, --workload FILE and --policies A,B\n");
 		goto out;
 	}
+	ss_cli_resolve_data(&topo_path, "topologies");
+	ss_cli_resolve_data(&wl_path, "workloads");
 	{
 		const char *pname;
 		int prc = ss_cli_load_plugins(plugins, &pname);
