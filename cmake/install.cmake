@@ -38,6 +38,15 @@ set_target_properties(simsched_shared PROPERTIES OUTPUT_NAME simsched VERSION ${
                       SOVERSION ${SIMSCHED_H_SOVERSION} LINK_DEPENDS ${CMAKE_BINARY_DIR}/libsimsched.map)
 target_link_options(simsched_shared PRIVATE -Wl,--version-script=${CMAKE_BINARY_DIR}/libsimsched.map
                     -Wl,--no-undefined)
+# the tool exports the same names (those it links) for the plugins it loads, and no others
+set(_ss_dynlist "{\n")
+foreach(s ${_ss_syms})
+  string(APPEND _ss_dynlist "  ${s};\n")
+endforeach()
+string(APPEND _ss_dynlist "};\n")
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/libsimsched.dynlist CONTENT "${_ss_dynlist}")
+target_link_options(simsched_cli PRIVATE -Wl,--dynamic-list=${CMAKE_BINARY_DIR}/libsimsched.dynlist)
+set_property(TARGET simsched_cli APPEND PROPERTY LINK_DEPENDS ${CMAKE_BINARY_DIR}/libsimsched.dynlist)
 
 # The --help page of every command, generated from the built tool.
 set(SIMSCHED_HELP_DIR ${CMAKE_BINARY_DIR}/help)
@@ -62,7 +71,7 @@ install(DIRECTORY ${SIMSCHED_HELP_DIR}/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/help
 
 # pkg-config: prefix relative to the .pc file's own directory
 file(RELATIVE_PATH SIMSCHED_PC_TO_PREFIX /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
-set(SIMSCHED_PC_REQUIRES_PRIVATE "gmodule-2.0 yaml-0.1 libcjson")
+set(SIMSCHED_PC_REQUIRES_PRIVATE "gmodule-no-export-2.0 yaml-0.1 libcjson")
 if(HWLOC_FOUND)
   string(APPEND SIMSCHED_PC_REQUIRES_PRIVATE " hwloc")
 endif()

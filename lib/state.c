@@ -24,16 +24,19 @@ struct ss_sim *ss_state_new(const struct ss_state_config *cfg, GError **err)
 	struct ss_run_config rc = { 0 };
 	struct ss_state_ext *x;
 	struct ss_sim *sim;
-	unsigned online, first;
+	unsigned online, first, max_tasks;
 	char *yaml;
 
 	if (!t) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a state needs a topology");
 		return NULL;
 	}
-	if (cfg->nr_tasks < 1 || cfg->nr_tasks > SS_STATE_MAX_TASKS) {
-		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a state of %u tasks (expected 1..%u)", cfg->nr_tasks,
-			    SS_STATE_MAX_TASKS);
+	/* the tasks are instances of a workload: at most 1000 per online CPU (docs/workloads.md) */
+	online = ss_cpumask_weight(t->active_mask, t->nr_words);
+	max_tasks = MIN(SS_STATE_MAX_TASKS, 1000u * online);
+	if (cfg->nr_tasks < 1 || cfg->nr_tasks > max_tasks) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a state of %u tasks (expected 1..%u on %u online CPUs)",
+			    cfg->nr_tasks, max_tasks, online);
 		return NULL;
 	}
 	ss_params_defaults(&rc.params, t);
@@ -41,7 +44,6 @@ struct ss_sim *ss_state_new(const struct ss_state_config *cfg, GError **err)
 		if (!ss_params_set(&rc.params, cfg->policy ? cfg->policy : "sis_util", *s, err))
 			return NULL;
 	/* exactly nr_tasks instances of one idle task: instances = online × (nr_tasks / online) at 100 % */
-	online = ss_cpumask_weight(t->active_mask, t->nr_words);
 	first = ss_cpumask_first(t->active_mask, t->nr_cpus);
 	x = g_new0(struct ss_state_ext, 1);
 	yaml = g_strdup_printf("name: state\ninstance: task\ninstances_per_cpu: %u/%u\n"

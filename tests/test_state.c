@@ -147,8 +147,18 @@ static void test_setters(void **unused)
 	c.policy = NULL;
 	c.nr_tasks = 0;
 	assert_null(ss_state_new(&c, &err));
-	assert_string_equal(err->message, "a state of 0 tasks (expected 1..65536)");
+	assert_string_equal(err->message, "a state of 0 tasks (expected 1..8000 on 8 online CPUs)");
 	g_clear_error(&err);
+	c.nr_tasks = 8001;
+	assert_null(ss_state_new(&c, &err));
+	assert_string_equal(err->message, "a state of 8001 tasks (expected 1..8000 on 8 online CPUs)");
+	g_clear_error(&err);
+	c.nr_tasks = 8000;
+	struct ss_sim *big = ss_state_new(&c, &err);
+	assert_non_null(big);
+	assert_non_null(ss_state_task(big, 7999));
+	assert_null(ss_state_task(big, 8000));
+	ss_state_free(big);
 	ss_topology_free(t);
 }
 

@@ -4,6 +4,8 @@
 # headers (lib/include/simsched/*.h) declare and the library defines: a new
 # public function must be added to the list, a removed one taken out of it
 # and the SONAME (SS_SOVERSION, simsched/version.h) bumped (docs/library.md).
+# The simsched tool, which policy plugins resolve the API in, exports no
+# ss_ name outside the list either.
 set -euo pipefail
 bin=$1
 src=$2
@@ -37,3 +39,13 @@ if ! diff -u "$tmp/list" "$tmp/public"; then
 	echo "lib/libsimsched.symbols differs from the public headers' functions (+: declared and defined, not listed)"
 	exit 1
 fi
+
+# 4. the tool exports no other ss_ names (policy plugins resolve the public API in it)
+nm -D --defined-only "$bin" | awk '$3 ~ /^ss_/ { print $3 }' | sed 's/@.*//' | sort -u > "$tmp/tool"
+comm -23 "$tmp/tool" "$tmp/list" > "$tmp/tool_extra"
+if [ -s "$tmp/tool_extra" ]; then
+	echo "the simsched tool exports names outside lib/libsimsched.symbols:"
+	cat "$tmp/tool_extra"
+	exit 1
+fi
+grep -qx ss_select_idle_sibling_scan "$tmp/tool"

@@ -45,7 +45,7 @@ struct ss_state_config {
 	                                     ss_policy_plugin_load()); NULL = "sis_util" */
 	const char *sched_features;       /* over the policy's preset ("SIS_PROP,NO_SIS_UTIL"), NULL = none */
 	const char *const *set;           /* NULL-terminated "SECTION.KEY=VALUE" (--set), NULL = none */
-	unsigned nr_tasks;                /* tasks 0..nr_tasks-1, 1..SS_STATE_MAX_TASKS */
+	unsigned nr_tasks;                /* tasks 0..nr_tasks-1: 1..SS_STATE_MAX_TASKS, at most 1000 per online CPU */
 };
 
 /**
