@@ -49,3 +49,9 @@ if [ -s "$tmp/tool_extra" ]; then
 	exit 1
 fi
 grep -qx ss_select_idle_sibling_scan "$tmp/tool"
+# a plugin calling an internal function does not load into the tool, and says which symbol
+if "$bin" policies --policy-plugin "$build/plugins/plugin_internal.so" > "$tmp/out" 2> "$tmp/err"; then
+	echo "a plugin calling ss_update_rq_clock (internal) loaded"
+	exit 1
+fi
+grep -q "undefined symbol: ss_update_rq_clock" "$tmp/err" || { cat "$tmp/err"; exit 1; }
