@@ -43,6 +43,12 @@ const char *ss_cli_command_line(void);
 bool ss_cli_parse_seed(const char *opt, const char *s, guint64 *seed);
 
 /** simsched pelt (cli/pelt.c): argv[0] is "pelt". Returns the exit status. */
+/**
+ * *path (g_malloc'd, may be NULL) names a shipped topology/workload (kind
+ * "topologies"/"workloads"): replace it with the file's path, so that the
+ * results' provenance names the file read (cli/data.c).
+ */
+void ss_cli_resolve_data(char **path, const char *kind);
 int ss_cli_pelt(int argc, char **argv);
 
 struct ss_workload;

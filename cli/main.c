@@ -606,6 +606,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "simsched: run needs --topology FILE and --workload FILE (or --rerun RESULT)\n");
 		return 2;
 	}
+	ss_cli_resolve_data(&topo_path, "topologies");
+	ss_cli_resolve_data(&wl_path, "workloads");
 	a.topo_path = topo_path;
 	a.wl_path = wl_path;
 	if (kernel_s && !ss_kernel_parse(kernel_s, &a.kernel, &err)) {
@@ -720,6 +722,8 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "simsched: compare needs --topology FILE, --workload FILE and --policies A,B\n");
 		goto out;
 	}
+	ss_cli_resolve_data(&topo_path, "topologies");
+	ss_cli_resolve_data(&wl_path, "workloads");
 	{
 		const char *pname;
 		int prc = ss_cli_load_plugins(plugins, &pname);

@@ -68,6 +68,8 @@ void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
 	sim->scan_cost += c;
 	if (ss_tracing(sim))
 		ss_ft_probe(sim, cpu);
+	if (__builtin_expect(sim->state_ext != NULL, 0))
+		ss_state_log_probe(sim, cpu, c);
 	if (sim->measuring) {
 		sim->res->sis_probes_total++;
 		sim->res->cpu[cpu].probed++;

@@ -9,6 +9,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "simsched/data.h"   /* ss_data_find(): shipped files by name */
+
 #define SS_MAX_INPUT_BYTES (UINT64_C(64) << 20)   /* 64 MiB */
 
 /**

@@ -452,6 +452,7 @@ struct ss_sim {
 	void (*trace)(void *ctx, uint64_t now_ns, unsigned task, const struct ss_wl_action *a);
 	void *trace_ctx;
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
+	struct ss_state_ext *state_ext; /* a constructed state (lib/state.c, simsched/state.h), NULL in a run */
 };
 
 /**
@@ -694,6 +695,9 @@ void ss_ft_select_idle_cpu(struct ss_sim *sim, const struct ss_task *p, const ch
 void ss_ft_load_balance(struct ss_sim *sim, unsigned dst_cpu, const struct ss_sched_domain *sd, int idle,
 			int busiest_cpu, long imbalance, int migration_type, int moved, const char *result,
 			uint64_t cost_ns);
+
+/* lib/state.c: record a probe of the placement step in progress (sim->state_ext set). */
+void ss_state_log_probe(struct ss_sim *sim, unsigned cpu, uint64_t cost_ns);
 
 /* update_avg() (sched.h): a += (s - a) / 8, signed, truncating. */
 static inline void ss_update_avg(uint64_t *avg, uint64_t sample)

@@ -1218,10 +1218,16 @@ struct ss_topology *ss_topology_load(const char *path, GError **err)
 	char *buf = NULL;
 	size_t len = 0;
 	struct ss_topology *t;
+	char *found = ss_data_find("topologies", path);   /* a shipped machine's name (simsched/data.h) */
 
-	if (!ss_read_input_file(path, "topology", &buf, &len, err))
+	if (found)
+		path = found;
+	if (!ss_read_input_file(path, "topology", &buf, &len, err)) {
+		g_free(found);
 		return NULL;
+	}
 	t = ss_topology_load_string(buf, len, path, err);
 	g_free(buf);
+	g_free(found);
 	return t;
 }

@@ -2203,9 +2203,14 @@ struct ss_workload *ss_workload_load_params(const char *path, const char *const 
 	struct ss_workload *w;
 	char *text = NULL;
 	size_t len = 0;
+	char *found = ss_data_find("workloads", path);   /* a shipped workload's name (simsched/data.h) */
 
-	if (!ss_read_input_file(path, "workload", &text, &len, err))
+	if (found)
+		path = found;
+	if (!ss_read_input_file(path, "workload", &text, &len, err)) {
+		g_free(found);
 		return NULL;
+	}
 	if (ss_rtapp_detect(path, text, len)) {
 		if (set && *set) {
 			g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
@@ -2219,6 +2224,7 @@ struct ss_workload *ss_workload_load_params(const char *path, const char *const 
 		w = ss_workload_load_string_params(text, len, path, set, err);
 	}
 	g_free(text);
+	g_free(found);
 	return w;
 }
 

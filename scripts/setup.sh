@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages simsched builds and tests with (run as root, or with sudo).
 set -euo pipefail
-# libglib2.0-dev provides glib-2.0 and gmodule-2.0 (policy plugins, --policy-plugin)
+# libglib2.0-dev provides glib-2.0 and gmodule-(no-export-)2.0 (policy plugins, --policy-plugin)
 pkgs=(build-essential cmake pkg-config libglib2.0-dev libyaml-dev libcjson-dev libcmocka-dev libhwloc-dev jq)
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

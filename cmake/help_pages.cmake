@@ -1,0 +1,15 @@
+# Writes OUT/simsched.txt (`simsched --help`) and OUT/simsched-COMMAND.txt
+# (`simsched COMMAND --help`) for every command `simsched --help` lists.
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${BIN} --help OUTPUT_VARIABLE top ERROR_VARIABLE top_err RESULT_VARIABLE rc)
+set(top "${top}${top_err}")
+file(WRITE ${OUT}/simsched.txt "${top}")
+string(REGEX MATCHALL "\n  [a-z]+ " cmds "${top}")
+foreach(c ${cmds})
+  string(STRIP "${c}" c)
+  execute_process(COMMAND ${BIN} ${c} --help OUTPUT_VARIABLE page ERROR_VARIABLE page_err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "simsched ${c} --help exited ${rc}: ${page_err}")
+  endif()
+  file(WRITE ${OUT}/simsched-${c}.txt "${page}${page_err}")
+endforeach()
