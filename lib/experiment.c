@@ -351,9 +351,10 @@ bool ss_xp_nr_allowed(const struct ss_topology *t, const char *nodes, unsigned *
 static bool parse_policies(struct xctx *c, yaml_node_t *n)
 {
 	struct ss_experiment *x = c->x;
-	if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.top - n->data.sequence.items.start < 2)
-		return fail(c, n, "policies is %s (expected a list of at least two policies, the baseline first)",
-			    n->type == YAML_SEQUENCE_NODE ? "a list of fewer than two" : ss_yaml_kind_name(n));
+	/* one policy is enough for an experiment of counter rules only (S05's calibration); parse_rule checks */
+	if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.top == n->data.sequence.items.start)
+		return fail(c, n, "policies is %s (expected a list of policies, the baseline first)",
+			    n->type == YAML_SEQUENCE_NODE ? "an empty list" : ss_yaml_kind_name(n));
 	x->nr_policies = (unsigned)(n->data.sequence.items.top - n->data.sequence.items.start);
 	x->policies = g_new0(struct ss_xp_policy, x->nr_policies);
 	for (unsigned i = 0; i < x->nr_policies; i++) {
@@ -706,6 +707,8 @@ static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, uns
 	} else {
 		r->id = g_strdup_printf("%s#%u", kind, idx + 1);
 	}
+	if (r->kind != SS_XP_CHECK && r->kind != SS_XP_COUNTER && x->nr_series && x->nr_policies < 2)
+		return fail(c, n, "rule %s compares policies but the file has one (expected at least two policies, the baseline first)", kind);
 	if (r->kind != SS_XP_CHECK && !x->nr_series)
 		return fail(c, n, "rule %s needs series (expected series in the file, or only check rules)", kind);
 	if (v[SERIES]) {

@@ -247,9 +247,18 @@ struct ss_xp_data *ss_xp_data_from_real(const struct ss_experiment *x, int trans
 		for (unsigned l = 0; l < se->nr_loads; l++)
 			if (!isnan(se->real[l]) && !se->unscored[l] && (peak < 0 || fabs(se->real[l]) > fabs(se->real[peak])))
 				peak = (int)l;
+		/* a series without any real value is a control (S17's cost-off run):
+		 * what the experiment expects of it is no effect, Δ = 0 */
+		bool control = true;
+		for (unsigned l = 0; l < se->nr_loads; l++)
+			control = control && isnan(se->real[l]);
 		for (unsigned p = 1; p < x->nr_policies; p++)
 			for (unsigned l = 0; l < se->nr_loads; l++) {
 				struct ss_xp_cell *c = &d->cells[s][p * se->nr_loads + l];
+				if (control) {
+					c->have = true;
+					continue;
+				}
 				if (isnan(se->real[l])) {
 					c->why = g_strdup("no real value");
 					continue;

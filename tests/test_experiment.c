@@ -168,6 +168,8 @@ static void test_loader_errors(void **state)
 		  "19:16: quick load 4 of series a has real sign + (expected a neutral load: real sign 0)" },
 		{ "    load: {unit: pairs}", "    load: {unit: threads, param: workers}", "13:11: load has param without instances" },
 		{ "seeds: 2", "seeds: [1, 1]", "9:12: seed 1 is listed twice" },
+		{ "[sis_prop, sis_util]", "[sis_prop]",
+		  "18:5: rule direction compares policies but the file has one (expected at least two policies, the baseline first)" },
 		{ "{rule: direction}", "{rule: direction, policy: sis_prop}",
 		  "18:31: policy 'sis_prop' is not a policy label of this file other than the baseline (expected a compared column)" },
 		{ "{rule: direction}", "{rule: counter, metric: busy_pct, policy: bogus, max: 1}",
