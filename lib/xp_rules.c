@@ -103,7 +103,7 @@ static double t975(unsigned df)
  * The one place that reads a record's validity fields. A record from a
  * build that writes them has nr_idle_scan_written_ns (when the last LLC got
  * its first nr_idle_scan write by a periodic balance; null: never) and
- * run_ended_ns (when the run stopped), at the top level or under
+ * ended_ns (when the run stopped), at the top level or under
  * "validity"; without them validity cannot be told. A run that deadlocked
  * (deadlock_at_ns) is INVALID whatever else it says.
  */
@@ -113,7 +113,7 @@ int ss_xp_record_validity(const void *record, char **why)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "validity");
 	const cJSON *src = cJSON_IsObject(v) ? v : o;
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(src, "nr_idle_scan_written_ns");
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(src, "run_ended_ns");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(src, "ended_ns");
 	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(o, "warmup_ns");
 	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(o, "deadlock_at_ns");
 	if (cJSON_IsNumber(dl)) {

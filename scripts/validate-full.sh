@@ -4,7 +4,10 @@
 # time, the SHA-256 over the experiment files, and for each experiment that
 # does not pass the mechanism as far as known (docs/validation-notes.md).
 #
-#   scripts/validate-full.sh [--quick] [--jobs N] [--out DIR] [--build DIR]
+#   scripts/validate-full.sh [--quick] [--only S04,S06,...] [--jobs N] [--out DIR] [--build DIR]
+#
+# --only runs the listed experiments alone (the others show as not run, so
+# INVALID); the page says so in its scope line.
 #   scripts/validate-full.sh --hash     # print the experiment files' hash only
 #
 # The hash is SHA-256 over the output of `sha256sum -- *.yaml` run in
@@ -19,6 +22,7 @@ hash_files() {
 }
 
 quick=""
+only=""
 jobs=""
 out=validate-out
 build=build
@@ -26,22 +30,24 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--hash) hash_files; exit 0 ;;
 	--quick) quick=--quick ;;
+	--only) only=$2; shift ;;
 	--jobs) jobs="--jobs $2"; shift ;;
 	--out) out=$2; shift ;;
 	--build) build=$2; shift ;;
-	*) echo "validate-full.sh: unknown argument '$1' (expected --quick, --jobs N, --out DIR, --build DIR or --hash)" >&2; exit 2 ;;
+	*) echo "validate-full.sh: unknown argument '$1' (expected --quick, --only LIST, --jobs N, --out DIR, --build DIR or --hash)" >&2; exit 2 ;;
 	esac
 	shift
 done
 bin=$build/simsched
 [ -x "$bin" ] || { echo "validate-full.sh: $bin not built (cmake -S . -B $build && cmake --build $build)" >&2; exit 1; }
 
-cmd="simsched validate $quick ${jobs:+$jobs }--out $out --format markdown"
+cmd="simsched validate ${only:+$only }$quick ${jobs:+$jobs }--out $out --format markdown"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s.%N)
 # CPU time of the run: the children's user + system time (bash's times)
-"$bin" validate $quick $jobs --out "$out" --format markdown -q > "$tmp/card.md"
+# shellcheck disable=SC2086
+"$bin" validate $only $quick $jobs --out "$out" --format markdown -q > "$tmp/card.md"
 end=$(date +%s.%N)
 # (the builtin in this shell, not in a pipeline: a subshell's children times start at 0)
 times > "$tmp/times"
@@ -100,6 +106,9 @@ HDR
 	echo "- Experiment files: SHA-256 \`$(hash_files)\` over \`sha256sum -- *.yaml\` in experiments/ ($(ls experiments/*.yaml | wc -l) files)"
 	echo "- Wall time: $wall s; CPU time: $cpu s (user + system of the runs) on $(nproc) CPUs"
 	echo "- Seeds and durations: per series in the tables below (\"N seeds, warmup, measured\")"
+	if [ -n "$only" ]; then
+		echo "- Scope: only $only were run; the scorecard lists the other experiments as not run. The full suite is \`scripts/validate-full.sh\` without \`--only\`"
+	fi
 	if [ -n "$quick" ]; then
 		echo "- Scope: \`--quick\` (exact checks and quick neutral checks only); the full suite is \`scripts/validate-full.sh\` without \`--quick\`"
 	fi

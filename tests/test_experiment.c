@@ -218,7 +218,7 @@ static cJSON *record(double v, bool hib, const char *metric2, double v2, int val
 	if (validity >= 0) {
 		cJSON *va = cJSON_AddObjectToObject(o, "validity");
 		cJSON_AddNumberToObject(va, "nr_idle_scan_written_ns", validity ? warmup + 1e9 : warmup / 2);
-		cJSON_AddNumberToObject(va, "run_ended_ns", warmup + 1e9);
+		cJSON_AddNumberToObject(va, "ended_ns", warmup + 1e9);
 	}
 	return o;
 }
@@ -348,7 +348,7 @@ static void test_record_validity(void **state)
 	r = record(1, true, NULL, 0, -1, 1e9);
 	assert_int_equal(ss_xp_record_validity(r, &why), 2);
 	cJSON_AddNullToObject(r, "nr_idle_scan_written_ns");
-	cJSON_AddNumberToObject(r, "run_ended_ns", 5e8);
+	cJSON_AddNumberToObject(r, "ended_ns", 5e8);
 	assert_int_equal(ss_xp_record_validity(r, &why), 1);
 	assert_string_equal(why, "nr_idle_scan never written by a periodic balance");
 	g_free(why);
