@@ -107,7 +107,7 @@ HDR
 	echo "- Wall time: $wall s; CPU time: $cpu s (user + system of the runs) on $(nproc) CPUs"
 	echo "- Seeds and durations: per series in the tables below (\"N seeds, warmup, measured\")"
 	if [ -n "$only" ]; then
-		echo "- Scope: only $only were run; the scorecard lists the other experiments as not run. The full suite is \`scripts/validate-full.sh\` without \`--only\`"
+		echo "- Scope: only $only were run; the other experiments were not run and are not in this scorecard. The full suite is \`scripts/validate-full.sh\` without \`--only\`"
 	fi
 	if [ -n "$quick" ]; then
 		echo "- Scope: \`--quick\` (exact checks and quick neutral checks only); the full suite is \`scripts/validate-full.sh\` without \`--quick\`"
