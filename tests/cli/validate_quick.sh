@@ -18,8 +18,7 @@ grep -q '^S07  A  kernel 6.6 (v5.17-rc7)  PASS$' "$tmp/quick"
 fx=tests/data/experiments
 "$bin" validate T01 --quick --experiments "$fx" --out "$tmp/a" -j 2 > "$tmp/a.txt" 2> "$tmp/a.err"
 grep -q '^simsched: validate: 1 experiments, 8 points in their grids, 8 run now' "$tmp/a.err"
-grep -q '^T01  A  kernel 6.6 (v6.6)  PASS \[validity of the windows: cannot tell\]$' "$tmp/a.txt" ||
-	grep -q '^T01  A  kernel 6.6 (v6.6)  PASS$' "$tmp/a.txt"
+grep -q '^T01  A  kernel 6.6 (v6.6)  PASS$' "$tmp/a.txt"
 grep -q '^  quick (quick, grade A): PASS$' "$tmp/a.txt"
 grep -q '^  pairs | real Δ % | sign | sis_util Δ % \[95 %\] | sign | probes_per_call sis_prop | probes_per_call sis_util | no_such_figure sis_prop | no_such_figure sis_util$' "$tmp/a.txt"
 grep -q '^  2 | +0.5 | 0 | .* | n/a | n/a$' "$tmp/a.txt"
@@ -46,11 +45,14 @@ grep -q '^T01  A  kernel 6.6 (v6.6)  INVALID (quick: TCP_RR 2 pairs: seed 1 of s
 
 # kernel 5.17: INVALID naming the sweep's refusal where the build has no such kernel, else (nothing run) "not run"
 "$bin" validate T03 --experiments "$fx" --out "$tmp/k" --no-run -q > "$tmp/k.txt"
-grep -q "^T03  A  kernel 5.17 (v5.17-rc7)  INVALID (direction#1: TCP_RR 2 pairs: \(sweep spec .*unknown key 'kernel'\|seed 1 of sis_prop not run\)" "$tmp/k.txt"
+grep -q "^T03  A  kernel 5.17 (v5.17-rc7)  INVALID (direction#1: TCP_RR 2 pairs: seed 1 of sis_prop not run" "$tmp/k.txt"
 grep -q '^kernel: "5.17"$' "$tmp/k/specs/T03-TCP_RR-1.yaml"
 
 # a series with workload parameters: run where the sweep takes workload.NAME, else INVALID naming it
 "$bin" validate T02 --experiments "$fx" --out "$tmp/w" -j 2 -q > "$tmp/w.txt"
-grep -q "^T02  B  kernel 6.6 (v6.6)  \(PASS\|FAIL\|INVALID (direction#1: pipes 1 groups: sweep spec .*set workload.num_fds=2\)" "$tmp/w.txt"
+# workload parameters reach the sweep; a 20-loop hackbench from t = 0 ends
+# before any periodic balance writes nr_idle_scan: INVALID, never graded
+grep -q '^  "workload.num_fds": "2"$' "$tmp/w/specs/T02-pipes-1.yaml"
+grep -q '^T02  B  kernel 6.6 (v6.6)  INVALID (direction#1: pipes 1 groups: nr_idle_scan never written by a periodic balance' "$tmp/w.txt"
 grep -q '^loads: \["50.00%", "100.00%", "200.00%"\]$' "$tmp/w/specs/T02-pipes-1.yaml"
 echo ok
