@@ -1553,6 +1553,32 @@ static void reset_stats(struct ss_sim *sim);
  * path, find_idlest_cpu) places it, post_init_entity_util_avg() gives its
  * util on the new rq, then it is enqueued and may preempt the CPU's task.
  */
+/*
+ * wake_up_new_task() (core.c v6.6): p->recent_used_cpu = task_cpu(p) (the
+ * parent's CPU, in c->cpu), then select_task_rq(p, task_cpu(p), WF_FORK) —
+ * the policy's, so a policy that acts on forks sees them — and
+ * select_fallback_rq() for an answer p may not use. sim->this_cpu is the
+ * forking CPU. Returns the CPU the child starts on.
+ */
+static int fork_place(struct ss_sim *sim, struct ss_task *c)
+{
+	int cpu;
+
+	c->recent_used_cpu = c->cpu;
+	if (c->nr_cpus_allowed > 1)
+		cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
+	else
+		cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
+	if (!cpu_allowed(sim, c, cpu)) {   /* select_fallback_rq(task_cpu(p) = the parent's CPU, p) */
+		cpu = select_fallback_rq(sim, c, c->cpu);
+		if (sim->measuring)
+			sim->res->fork_fallback++;
+	}
+	if (ss_tracing(sim))
+		ss_ft_fork_place(sim, c, sim->this_cpu, cpu);
+	return cpu;
+}
+
 static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *parent, const struct ss_wl_action *a)
 {
 	uint32_t k = 0;
@@ -1575,20 +1601,10 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
 		c->last_ran_cpu = -1;   /* a new process: cold cache, memory touched afresh */
 		c->mem_home = sim->plan->task[c->id].mem_node;
 		c->cpu = parent->cpu;
-		/* wake_up_new_task(): p->recent_used_cpu = task_cpu(p), before placement */
-		c->recent_used_cpu = parent->cpu;
 		sim->this_cpu = rq->cpu;
 		sim->current = parent;
 		sim->fair->task_fork(sim, rq, &c->se, true);   /* sched_fork() -> task_fork_fair() */
-		if (c->nr_cpus_allowed > 1)
-			cpu = sim->policy->select_task_rq(sim, c, c->cpu, WF_FORK);
-		else
-			cpu = (int)ss_cpumask_first(c->cpus_ptr, sim->nr_cpus);
-		if (!cpu_allowed(sim, c, cpu)) {   /* select_fallback_rq(task_cpu(p) = the parent's CPU, p) */
-			cpu = select_fallback_rq(sim, c, c->cpu);
-			if (sim->measuring)
-				sim->res->fork_fallback++;
-		}
+		cpu = fork_place(sim, c);
 		sim->current = NULL;
 		c->cpu = cpu;
 		if (sim->measuring)
@@ -2029,6 +2045,16 @@ static void sample_series(struct ss_sim *sim)
 		ls->nr_samples = sim->sample_idx + 1;
 	}
 	sim->sample_idx++;
+}
+
+/* Append a warning (takes msg) to r->warnings (NULL-terminated). */
+static void results_warn(struct ss_results *r, char *msg)
+{
+	unsigned n = r->warnings ? g_strv_length(r->warnings) : 0;
+
+	r->warnings = g_renew(char *, r->warnings, n + 2);
+	r->warnings[n] = msg;
+	r->warnings[n + 1] = NULL;
 }
 
 static void reset_stats(struct ss_sim *sim)
@@ -2539,6 +2565,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
+	/* where the harness (the shell that starts the benchmark) runs: CPU 0, or the first CPU of --nodes as under numactl -N */
+	sim->harness_cpu = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
 	sim->tasks = g_aligned_alloc0(sim->nr_tasks ? sim->nr_tasks : 1, sizeof(struct ss_task), 64);
 	ss_evq_set_hint_array(&sim->evq, sim->tasks, sizeof(struct ss_task));
 	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);
@@ -2656,10 +2684,15 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 				return false;
 			}
 			p->cpu = start_cpu;
-		} else {
+		} else if (start_cpu == SS_WL_START_SPREAD || wt->spawned) {
 			p->cpu = (int32_t)spread[i];
+		} else {
+			/* SS_WL_START_FORK: the harness's CPU, the parent's for fork_place() at the start */
+			p->cpu = (int32_t)sim->harness_cpu;
 		}
-		if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
+		if (start_cpu == SS_WL_START_FORK && !wt->spawned) {
+			/* placed when it starts (start_task()) */
+		} else if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
 			if (start_cpu >= 0) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
@@ -2719,6 +2752,23 @@ static void start_task(struct ss_sim *sim, struct ss_task *p)
 
 	if (!sim->plan->task[p->id].spawned && !p->started && sim->nr_to_start)
 		sim->nr_to_start--;
+	if (!sim->plan->task[p->id].spawned && sim->plan->task[p->id].start_cpu == SS_WL_START_FORK) {
+		/*
+		 * No start_cpu: the harness forks it from its CPU (the first
+		 * allowed one), at no CPU cost of its own, through the fork path
+		 * as a benchmark's parent would; tasks of the start in task order.
+		 */
+		struct ss_task *cur = sim->current;
+		unsigned this_cpu = sim->this_cpu;
+
+		sim->current = NULL;
+		sim->this_cpu = sim->harness_cpu;
+		p->cpu = (int32_t)sim->harness_cpu;
+		p->cpu = fork_place(sim, p);
+		sim->current = cur;
+		sim->this_cpu = this_cpu;
+		rq = &sim->rq[p->cpu];
+	}
 	p->started = true;
 	sim->nr_alive++;
 	ss_update_rq_clock(sim, rq);
@@ -2753,9 +2803,81 @@ static void start_task(struct ss_sim *sim, struct ss_task *p)
 	}
 }
 
+/*
+ * The machine at t = 0 has been up and idle for kernel.idle_before_ns (0 =
+ * booted at t = 0: the domain build's values, and nothing of this is done).
+ * Nothing is set by hand; each value is the one the kernel's own rules leave
+ * on a box whose CPUs have sat idle, tick stopped, for that long:
+ *  - jiffies: sim->jiffies_base = idle_before / TICK_NSEC, so every jiffies
+ *    stamp that starts at 0 lies that far in the past — sd->last_balance
+ *    and rq->next_balance (the first busy tick's rebalance_domains() finds
+ *    every level due: time_after_eq(jiffies, sd->last_balance + interval),
+ *    fair.c v6.6, where a freshly built domain waits a whole busy interval,
+ *    112 ms x busy_factor 16 on a 112-CPU LLC), nohz.next_balance and
+ *    next_blocked, last_decay_max_lb_cost, wakee_flip_decay_ts, and
+ *    rq->wake_stamp: SIS_PROP's wake_avg_idle ages away on a CPU's first
+ *    select_idle_cpu() unless a wakeup from idle refreshed it since (v5.17
+ *    select_idle_cpu(), ttwu_do_activate()).
+ *  - nr_idle_scan: what the last periodic balance at each LLC domain wrote
+ *    before the box went idle — the policy's update_lb_stats() hook
+ *    (update_idle_cpu_scan() under SIS_UTIL) over the idle machine, called
+ *    for every CPU and level where should_we_balance() lets that CPU balance
+ *    an idle machine (CPU_IDLE), with the statistics update_sd_lb_stats()
+ *    passes: sum_util of the span (0: PELT has decayed, halving every
+ *    32 ms) and its capacity. The budget is then written at t = 0 and the
+ *    run's nr_idle_scan_written_ns is 0.
+ *  - the rest is already what sched_init() and the idle loop leave on an
+ *    idle box: util_avg and load_avg 0, avg_idle at its cap 2 x
+ *    max_idle_balance_cost (the floor, sysctl_sched_migration_cost), every
+ *    CPU in nohz.idle_cpus_mask with its tick stopped (ss_balance_init()),
+ *    in the idle state the menu governor picks for an unbounded sleep.
+ */
+static void machine_up_and_idle(struct ss_sim *sim)
+{
+	const struct ss_topology *t = sim->topo;
+
+	if (!sim->params.idle_before_ns)
+		return;
+	sim->jiffies_base = sim->params.idle_before_ns / sim->tick_nsec;
+	if (sim->policy->update_lb_stats) {
+		for (unsigned c = 0; c < sim->nr_cpus; c++) {
+			const struct ss_cpu_topo *ct = &t->cpu[c];
+
+			if (ct->offline)
+				continue;
+			for (unsigned l = 0; l < ct->nr_sd; l++) {
+				const struct ss_sched_domain *sd = &ct->sd[l];
+				const struct ss_sched_group *sg = sd->groups;
+				uint64_t sum_util = 0, total_capacity = 0;
+
+				if (!ss_should_we_balance(sim, c, sd, CPU_IDLE))
+					continue;
+				do {
+					for (unsigned i = ss_cpumask_first(sg->span, sim->nr_cpus); i < sim->nr_cpus;
+					     i = ss_cpumask_next(sg->span, sim->nr_cpus, i + 1))
+						sum_util += ss_cpu_util_of(sim, i);
+					total_capacity += sg->capacity;
+					sg = sg->next;
+				} while (sg != sd->groups);
+				sim->policy->update_lb_stats(sim, c, sd, CPU_IDLE, sum_util, total_capacity);
+			}
+		}
+	}
+	/* written before the run: no window starts before it */
+	if (sim->llc_scan_unwritten) {
+		for (unsigned l = 0; l < t->nr_llc_shared; l++)
+			if (sim->llc_scan_written[l] == 1)
+				sim->llc_scan_written[l] = 2;
+		sim->llc_scan_unwritten = 0;
+		sim->res->nr_idle_scan_written = true;
+		sim->res->nr_idle_scan_written_ns = 0;
+	}
+}
+
 /* The tasks of the run's start at t = 0; late phases get a timer. */
 static void start_tasks(struct ss_sim *sim)
 {
+	machine_up_and_idle(sim);
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		struct ss_task *p = &sim->tasks[i];
 		const struct ss_wl_task *wt = &sim->plan->task[i];
@@ -2965,12 +3087,10 @@ done:
 					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim.nr_tasks,
 					    sim.plan->task[ex->id].path, block_names[ex->block_on]);
 			} else {
-				g_strfreev(r->warnings);
-				r->warnings = g_new0(char *, 2);
-				r->warnings[0] = g_strdup_printf(
+				results_warn(r, g_strdup_printf(
 					"deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them; %s",
 					(double)at / 1e9, blocked, sim.nr_tasks, sim.plan->task[ex->id].path,
-					block_names[ex->block_on], idle);
+					block_names[ex->block_on], idle));
 			}
 		}
 	}
@@ -2994,6 +3114,18 @@ done:
 	}
 	/* run.ended_ns: the last task's exit, else a deadlock's start, else the end of the window */
 	sim.res->ended_ns = sim.finish_ns ? sim.finish_ns : sim.res->deadlocked ? sim.res->deadlock_ns : sim.now;
+	/* a SIS_UTIL budget the window used before any balance computed it (a machine booted at t = 0) */
+	if ((ss_feat(sim.features, SS_FEAT_SIS_UTIL) || ss_feat(sim.features, SS_FEAT_SIS_UTIL_LINEAR)) &&
+	    (!sim.res->nr_idle_scan_written || sim.res->nr_idle_scan_written_ns > sim.res->warmup_ns)) {
+		g_autofree char *when = sim.res->nr_idle_scan_written
+			? g_strdup_printf("the last LLC's first at %.3f s", (double)sim.res->nr_idle_scan_written_ns / 1e9)
+			: g_strdup("some LLC's never");
+		results_warn(sim.res, g_strdup_printf(
+			"the measured window starts at %.3f s, before every LLC's nr_idle_scan was written by a periodic balance "
+			"(%s): its SIS_UTIL scans used the domain build's 0 (kernel.idle_before_ns=%.3f s; raise --warmup, or start "
+			"from a machine that has been up and idle, kernel.idle_before_ns > 0)",
+			(double)sim.res->warmup_ns / 1e9, when, (double)sim.params.idle_before_ns / 1e9));
+	}
 	finish_stats(&sim);
 	res = sim.res;
 	sim.res = NULL;

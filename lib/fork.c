@@ -215,8 +215,15 @@ static bool numa_spare_stay_local_v5_17(const struct ss_sched_domain *sd, const 
 }
 
 /* find_idlest_group(), v6.6 (no core scheduling cookies, no NUMA balancing preferred node) */
+/* What find_idlest_group() saw, for the trace's find_idlest_cpu line. */
+struct fig_why {
+	const char *why;
+	unsigned local_idle, idlest_idle;
+	enum group_type local_type, idlest_type;
+};
+
 static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const struct ss_sched_domain *sd,
-						      struct ss_task *p, unsigned this_cpu)
+						      struct ss_task *p, unsigned this_cpu, struct fig_why *w)
 {
 	const struct ss_sched_group *idlest = NULL, *local = NULL, *group = sd->groups;
 	struct sg_wakeup_stats local_sgs = { 0 }, tmp_sgs, idlest_sgs = { .avg_load = UINT32_MAX,
@@ -244,18 +251,26 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 		}
 	} while (group = group->next, group != sd->groups);
 
+	w->local_idle = local_sgs.idle_cpus;
+	w->idlest_idle = idlest_sgs.idle_cpus;
+	w->local_type = local_sgs.group_type;
+	w->idlest_type = idlest_sgs.group_type;
 	/* there is no idlest group to push tasks to */
+	w->why = "no_other_group";
 	if (!idlest)
 		return NULL;
 	/* the local group has been skipped because of CPU affinity */
+	w->why = "local_not_allowed";
 	if (!local)
 		return idlest;
 	/* if the local group is idler than the selected idlest group don't try and push the task */
+	w->why = "local_type";
 	if (local_sgs.group_type < idlest_sgs.group_type)
 		return NULL;
 	/* if the local group is busier than the selected idlest group try and push the task */
 	if (local_sgs.group_type > idlest_sgs.group_type)
 		return idlest;
+	w->why = "load";
 
 	switch (local_sgs.group_type) {
 	case group_overloaded:
@@ -273,11 +288,13 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 		break;
 	case group_has_spare:
 		/* keep the task on this node, close to its wakeup source, while the imbalance is allowed */
+		w->why = "numa_imbalance";
 		if ((sd->flags & SD_NUMA) &&
 		    (sim->kernel == SS_KERNEL_5_17 ? numa_spare_stay_local_v5_17(sd, &local_sgs)
 						   : numa_spare_stay_local_v6_6(sim, sd, p, local, &local_sgs, &idlest_sgs)))
 			return NULL;
 		/* select the group with the highest number of idle CPUs */
+		w->why = "idle_cpus";
 		if (local_sgs.idle_cpus >= idlest_sgs.idle_cpus)
 			return NULL;
 		break;
@@ -367,12 +384,19 @@ int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, str
 			sd = sd->child;
 			continue;
 		}
-		group = find_idlest_group(sim, sd, p, (unsigned)cpu);
+		struct fig_why w = { .why = "" };
+
+		group = find_idlest_group(sim, sd, p, (unsigned)cpu, &w);
 		if (!group) {
+			if (ss_tracing(sim))
+				ss_ft_fork_level(sim, sd, w.why, -1, w.local_idle, w.idlest_idle, cpu);
 			sd = sd->child;
 			continue;
 		}
 		new_cpu = find_idlest_group_cpu(sim, group, p, cpu);
+		if (ss_tracing(sim))
+			ss_ft_fork_level(sim, sd, w.why, (int)ss_cpumask_first(group->span, sim->nr_cpus), w.local_idle,
+					 w.idlest_idle, new_cpu);
 		if (new_cpu == cpu) {
 			/* now try balancing at a lower domain level of 'cpu' */
 			sd = sd->child;

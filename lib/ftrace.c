@@ -73,6 +73,9 @@ struct ss_ftrace {
 	uint64_t sis_cost0;            /* sim->scan_cost at its start */
 	int sis_prev, sis_target, sis_recent;
 	unsigned sic_start, sic_end;   /* probes of the last select_idle_cpu() line (sic_end > sic_start when one ran) */
+	/* the levels find_idlest_cpu() walked for the fork placement in progress (ss_ft_fork_level) */
+	char fork_levels[640];
+	size_t fork_len;
 };
 
 /* ------------------------------------------------------------ options, files */
@@ -759,6 +762,52 @@ void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_
 		"rqs_probed=%u cost_ns=%" PRIu64 "\n",
 		c.pid, ft->comm[p->id], task_pid(p), p->cpu, sim->this_cpu, (unsigned)wake_flags, cpu, ft->nr_probes,
 		sim->scan_cost);
+}
+
+/*
+ * A fork's placement: "find_idlest_cpu: comm=C pid=P parent_cpu=N
+ * levels=L result=R", L being each SD_BALANCE_FORK level find_idlest_cpu()
+ * visited, as NAME:stay(WHY,local_idle/idlest_idle) when find_idlest_group()
+ * kept the task in the local group, or NAME:group=G(WHY,...)->cpu=C when it
+ * chose the group whose first CPU is G and find_idlest_group_cpu() took C.
+ * WHY is the test that decided: idle_cpus (group_has_spare: most idle
+ * CPUs), numa_imbalance (allowed NUMA imbalance), load (fully busy or
+ * overloaded: avg_load), local_type (group_type), no_other_group,
+ * local_not_allowed (affinity). levels=none: the policy did not walk the
+ * domains (a single allowed CPU, or a plugin).
+ */
+void ss_ft_fork_level(struct ss_sim *sim, const struct ss_sched_domain *sd, const char *why, int group_cpu,
+		      unsigned local_idle, unsigned idlest_idle, int cpu)
+{
+	struct ss_ftrace *ft = sim->ft;
+	size_t room = sizeof ft->fork_levels - ft->fork_len;
+	int n;
+
+	if (room <= 1)
+		return;
+	if (group_cpu < 0)
+		n = snprintf(ft->fork_levels + ft->fork_len, room, "%s%s:stay(%s,%u/%u)", ft->fork_len ? "," : "", sd->name,
+			     why, local_idle, idlest_idle);
+	else
+		n = snprintf(ft->fork_levels + ft->fork_len, room, "%s%s:group=%d(%s,%u/%u)->cpu=%d", ft->fork_len ? "," : "",
+			     sd->name, group_cpu, why, local_idle, idlest_idle, cpu);
+	if (n > 0)
+		ft->fork_len = (size_t)n < room ? ft->fork_len + (size_t)n : sizeof ft->fork_levels - 1;
+}
+
+void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, unsigned parent_cpu, int cpu)
+{
+	struct ss_ftrace *ft = sim->ft;
+	struct col c;
+	FILE *f;
+
+	if (traced_cpu(ft, sim->this_cpu)) {
+		f = line(sim, sim->this_cpu, waker_flags(sim), sim->now, &c);
+		fprintf(f, "tracing_mark_write: I|%d|find_idlest_cpu: comm=%s pid=%d parent_cpu=%u levels=%s result=%d\n", c.pid,
+			ft->comm[p->id], task_pid(p), parent_cpu, ft->fork_len ? ft->fork_levels : "none", cpu);
+	}
+	ft->fork_len = 0;
+	ft->fork_levels[0] = '\0';
 }
 
 /* ------------------------------------------------------------ balance markers */

@@ -38,6 +38,11 @@ static const struct pdef pdefs[] = {
 	  "sysctl_sched_nr_migrate: at most this many tasks examined per detach_tasks() pass (fair.c v6.6; 8 on PREEMPT_RT)" },
 	{ "kernel", "preemption", P_INT, F(preemption), 1, 0, 1, "bool",
 	  "CONFIG_PREEMPTION: newidle balance stops after detaching one task (detach_tasks, fair.c v6.6); Debian's PREEMPT_DYNAMIC kernels have it" },
+	{ "kernel", "idle_before_ns", P_NS, F(idle_before_ns), UINT64_C(60000000000), 0, UINT64_C(86400000000000), "ns",
+	  "how long the machine has been up and idle before the run starts (t = 0): jiffies stand that far past every balance "
+	  "timestamp, so the first busy tick balances each level at once (rebalance_domains(), fair.c v6.6), and each LLC's "
+	  "nr_idle_scan holds what update_idle_cpu_scan() wrote over the idle LLC; 0 = a machine booted at t = 0 "
+	  "(sd->last_balance = jiffies, nr_idle_scan 0 after the domain build) (docs/model.md \"Start state\")" },
 	{ "cost", "probe_self_ns", P_NS, F(probe_self_ns), 0, 0, 1000000, "ns",
 	  "reading the waking CPU's own rq in select_idle_sibling (L1-hot)" },
 	{ "cost", "probe_smt_ns", P_NS, F(probe_smt_ns), 7, 0, 1000000, "ns",

@@ -350,6 +350,8 @@ struct ss_sim {
 	unsigned nr_cpus, nr_words;
 	uint64_t now;                  /* ns */
 	uint64_t tick_nsec;
+	unsigned harness_cpu;    /* the first allowed CPU: where the harness forks tasks without start_cpu */
+	uint64_t jiffies_base;   /* jiffies at t = 0: kernel.idle_before_ns / TICK_NSEC (core.c machine_up_and_idle()) */
 	uint64_t base_slice;
 	uint64_t max_load_balance_interval; /* jiffies */
 	struct ss_rq *rq;
@@ -470,7 +472,7 @@ static inline struct ss_rq *cpu_rq(struct ss_sim *sim, unsigned cpu)
 
 static inline uint64_t ss_jiffies(const struct ss_sim *sim)
 {
-	return sim->now / sim->tick_nsec;
+	return sim->now / sim->tick_nsec + sim->jiffies_base;
 }
 
 static inline struct ss_task *task_of(struct ss_sched_entity *se)
@@ -682,6 +684,10 @@ void ss_ft_probe(struct ss_sim *sim, unsigned cpu);
 /** Probes recorded so far in the placement in progress (the difference of two calls counts a search's). */
 unsigned ss_ft_nr_probes(const struct ss_sim *sim);
 void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_flags, int cpu);
+/* fork placement (find_idlest_cpu): one level's decision, then the task's line */
+void ss_ft_fork_level(struct ss_sim *sim, const struct ss_sched_domain *sd, const char *why, int group_cpu,
+		      unsigned local_idle, unsigned idlest_idle, int cpu);
+void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, unsigned parent_cpu, int cpu);
 void ss_ft_sis_enter(struct ss_sim *sim, const struct ss_task *p, int prev, int target);
 /** outcome: enum ss_sis_outcome. */
 void ss_ft_sis_done(struct ss_sim *sim, const struct ss_task *p, int outcome, int cpu);

@@ -302,7 +302,10 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			task->mem_node = role->mem_node;
 			switch (role->start) {
 			case SS_START_ANY:
-				task->start_cpu = -1;
+				task->start_cpu = SS_WL_START_FORK;
+				break;
+			case SS_START_SPREAD:
+				task->start_cpu = SS_WL_START_SPREAD;
 				break;
 			case SS_START_CPU:
 				task->start_cpu = (int)role->start_add;

@@ -60,9 +60,10 @@ struct ss_wl_insn {
 };
 
 enum ss_wl_start {
-	SS_START_ANY,         /* no start_cpu: the simulator's choice (-1) */
+	SS_START_ANY,         /* no start_cpu: forked by the harness at the start (-1) */
 	SS_START_CPU,         /* start_cpu: N */
 	SS_START_INSTANCE,    /* start_cpu: "[MUL *] instance [+ ADD]" mod nr_cpus */
+	SS_START_SPREAD,      /* start_cpu: spread: dealt over the LLCs by the simulator (-2) */
 };
 
 struct ss_wl_role {

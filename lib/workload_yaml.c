@@ -999,7 +999,7 @@ static bool compile_block(struct ctx *c, uint32_t role, GArray *code, const yaml
 	return true;
 }
 
-/* start_cpu: N | "instance" | "K * instance" | "instance + B" | "K * instance + B" */
+/* start_cpu: N | first | spread | "instance" | "K * instance" | "instance + B" | "K * instance + B" */
 static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_role *r)
 {
 	const char *s, *p;
@@ -1015,6 +1015,11 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 		r->start = SS_START_INSTANCE;
 		r->start_mul = 0;
 		r->start_add = 0;
+		return true;
+	}
+	if (!strcmp(s, "spread")) {
+		/* pre-placed: dealt over the LLCs, an instance's tasks together (core.c start_cpus()) */
+		r->start = SS_START_SPREAD;
 		return true;
 	}
 	if (*s == '-' || (*s >= '0' && *s <= '9' && !strstr(s, "instance"))) {
@@ -1059,7 +1064,7 @@ static bool parse_start_cpu(struct ctx *c, const yaml_node_t *n, struct ss_wl_ro
 	return true;
 bad:
 	return fail(c, n->start_mark,
-		    "start_cpu '%.*s' (expected a CPU number 0..%u, first, or an expression [K *] instance [+ B] with K in 1..%u, B in 0..%u)",
+		    "start_cpu '%.*s' (expected a CPU number 0..%u, first, spread, or an expression [K *] instance [+ B] with K in 1..%u, B in 0..%u)",
 		    ss_yaml_slen(n), s, SS_MAX_CPUS - 1, SS_MAX_CPUS, SS_MAX_CPUS - 1);
 }
 

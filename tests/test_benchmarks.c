@@ -536,7 +536,7 @@ static void test_schbench_workers(void **state)
 	assert_int_equal(ss_workload_nr_params(d), 1);
 	assert_string_equal(ss_workload_param(d, 0)->name, "workers");
 	assert_int_equal(ss_workload_param(d, 0)->value, 4);
-	assert_int_equal(ss_workload_tasks_per_instance(d), 5);
+	assert_int_equal(ss_workload_tasks_per_instance(d), 6);   /* main, message, 4 workers */
 	p = plan(d, 10000, 20);                 /* 0.2 per CPU, as the file said before the parameter */
 	assert_int_equal(p->nr_instances, 4);
 	ss_wl_plan_free(p);
@@ -544,7 +544,7 @@ static void test_schbench_workers(void **state)
 	assert_int_equal(p->nr_instances, 6);
 	ss_wl_plan_free(p);
 
-	assert_int_equal(ss_workload_tasks_per_instance(w), 513);
+	assert_int_equal(ss_workload_tasks_per_instance(w), 514);
 	p = plan(w, 6679, 384);                 /* 384 x 0.6679 / 513 = 0.49996: max(1, 0) */
 	assert_int_equal(p->nr_instances, 1);
 	ss_wl_plan_free(p);
@@ -553,16 +553,31 @@ static void test_schbench_workers(void **state)
 	ss_wl_plan_free(p);
 	p = plan(w, 20030, 384);                /* 1.49931 -> 1 */
 	assert_int_equal(p->nr_instances, 1);
+	/* main (task 0, on the first allowed CPU) creates the message thread (task 1), which creates the workers */
+	assert_true(p->task[0].start_cpu == 0 && p->task[0].start_cpu_is_index && !p->task[0].spawned);
+	for (uint32_t t = 1; t < 514; t++)
+		assert_true(p->task[t].spawned);
 	walk_init(&k, p, 0);
+	run_in(&k, SS_ACT_RUN, 8 * US, 12 * US);
+	spawns(&k, 1, 1, 1);
+	for (int i = 0; i < 3; i++) {
+		run_in(&k, SS_ACT_SLEEP, 1000 * MS, 1000 * MS);
+		run_in(&k, SS_ACT_RUN, 5 * US, 5 * US);
+	}
+	walk_init(&k, p, 1);
+	for (uint32_t i = 0; i < 512; i++) {
+		run_in(&k, SS_ACT_RUN, 8 * US, 12 * US);
+		spawns(&k, 2, 512, 1);
+	}
 	for (int cycle = 0; cycle < 3; cycle++) {
-		to(&k, SS_ACT_WAKE, 1, 512, SS_PICK_ALL, false, true);
+		to(&k, SS_ACT_WAKE, 2, 512, SS_PICK_ALL, false, true);
 		counted(&k, SS_ACT_WAIT, 1);
 		run_in(&k, SS_ACT_SLEEP, 10 * MS, 12500 * US);
 	}
-	walk_init(&k, p, 512);
+	walk_init(&k, p, 513);
 	for (int cycle = 0; cycle < 3; cycle++) {
 		run_in(&k, SS_ACT_RUN_WALL, 10 * MS, 10 * MS);
-		to(&k, SS_ACT_WAKE, 0, 1, SS_PICK_ONE, false, true);
+		to(&k, SS_ACT_WAKE, 1, 1, SS_PICK_ONE, false, true);
 		counted(&k, SS_ACT_WAIT, 1);
 	}
 	ss_wl_plan_free(p);

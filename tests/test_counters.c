@@ -444,7 +444,9 @@ static void test_single_wake_is_no_burst(void **state)
  * machine (one LLC, its MC domain of 4 CPUs), no NOHZ balancing: the only
  * balance passes are CPU0's periodic ones. The MC domain's busy interval is
  * 4 ms x busy_factor 16 = 64 ms = 16 jiffies at HZ 250, minus 1: 15 jiffies,
- * from last_balance 0; the tick at jiffy 15 balances it: 60 ms.
+ * from last_balance 0; the tick at jiffy 15 balances it: 60 ms. That is
+ * a machine booted at t = 0 (kernel.idle_before_ns=0); test_up_and_idle
+ * below is the default start.
  */
 static void test_nr_idle_scan_written(void **state)
 {
@@ -458,6 +460,7 @@ static void test_nr_idle_scan_written(void **state)
 	for (unsigned i = 0; i < G_N_ELEMENTS(policies); i++) {
 		struct ss_run_config c = config(t, w, policies[i], 0, 200 * MS);
 		set(&c, "balance.nohz=0");
+		set(&c, "kernel.idle_before_ns=0");
 		struct ss_results *r = run(&c);
 		assert_true(r->nr_idle_scan_written);
 		assert_int_equal(r->nr_idle_scan_written_ns, 60 * MS);
@@ -471,6 +474,7 @@ static void test_nr_idle_scan_written(void **state)
 		/* a run that ends before: null */
 		c = config(t, w, policies[i], 0, 59 * MS);
 		set(&c, "balance.nohz=0");
+		set(&c, "kernel.idle_before_ns=0");
 		r = run(&c);
 		assert_false(r->nr_idle_scan_written);
 		char *j = ss_results_to_json(r);
@@ -481,9 +485,61 @@ static void test_nr_idle_scan_written(void **state)
 	/* HZ 100: 15 jiffies of 10 ms... (64 ms -> 7 jiffies, minus 1: 6): 60 ms too; HZ 1000: 63 ms */
 	struct ss_run_config c = config(t, w, "sis_util", 0, 200 * MS);
 	set(&c, "balance.nohz=0");
+		set(&c, "kernel.idle_before_ns=0");
 	set(&c, "kernel.hz=1000");
 	struct ss_results *r = run(&c);
 	assert_int_equal(r->nr_idle_scan_written_ns, 63 * MS);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+/*
+ * The default start: a machine up and idle for kernel.idle_before_ns. The
+ * same hog on CPU0 of the flat 4-CPU machine. At t = 0 the LLC's
+ * nr_idle_scan holds what update_idle_cpu_scan() gives an idle LLC (its 4
+ * CPUs) and counts as written (nr_idle_scan_written_ns 0); every
+ * sd->last_balance lies idle_before in the past, so CPU0's first busy tick
+ * (jiffy 1, 4 ms at HZ 250) balances the MC domain at once and writes the
+ * busy value: util 512 (post_init_entity_util_avg() of a new task on an
+ * empty rq) plus 4 ms of growth, about 600 over 4 CPUs, x = 150: 1024 -
+ * 150^2 x 117^2 / 10^7 = 994, 994 x 4 / 1024 = 3. Sampled every 1 ms, the
+ * series reads 4 until the 4 ms tick and 3 after it. Booted at t = 0, the
+ * same run keeps 0 until 60 ms (the test above).
+ */
+static void test_up_and_idle(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	struct ss_workload *w = wl_from("name: hog\ninstance: machine\n"
+					"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+					"tasks:\n  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program:\n"
+					"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+	struct ss_run_config c = config(t, w, "sis_util", 0, 20 * MS);
+	set(&c, "balance.nohz=0");
+	c.sample_ns = MS;
+	struct ss_results *r = run(&c);
+	assert_true(r->nr_idle_scan_written);
+	assert_int_equal(r->nr_idle_scan_written_ns, 0);
+	assert_true(r->llc[0].nr_samples >= 10);
+	/* sample k is taken at (k + 1) ms */
+	for (unsigned k = 0; k < 3; k++)
+		assert_int_equal(r->llc[0].nr_idle_scan_series[k], 4);
+	for (unsigned k = 4; k < 10; k++)
+		assert_int_equal(r->llc[0].nr_idle_scan_series[k], 3);
+	assert_int_equal(r->llc[0].nr_idle_scan_final, 3);
+	ss_results_free(r);
+
+	/* booted at t = 0: nothing written in the first 20 ms, and the run warns */
+	c = config(t, w, "sis_util", 0, 20 * MS);
+	set(&c, "balance.nohz=0");
+	set(&c, "kernel.idle_before_ns=0");
+	c.sample_ns = MS;
+	r = run(&c);
+	assert_false(r->nr_idle_scan_written);
+	for (unsigned k = 0; k < 10; k++)
+		assert_int_equal(r->llc[0].nr_idle_scan_series[k], 0);
+	assert_non_null(r->warnings[0]);
+	assert_non_null(strstr(r->warnings[0], "before every LLC's nr_idle_scan was written"));
 	ss_results_free(r);
 	ss_workload_free(w);
 	ss_topology_free(t);
@@ -530,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_single_wake_is_no_burst),
 		cmocka_unit_test(test_idle_with_work_classes_agree),
 		cmocka_unit_test(test_nr_idle_scan_written),
+		cmocka_unit_test(test_up_and_idle),
 		cmocka_unit_test(test_ended_ns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

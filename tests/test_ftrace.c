@@ -746,7 +746,7 @@ static void test_window(void **state)
 	ss_results_free(ss_simulate(&c, &err));
 	text = finish(c.ftrace, path);
 	g_free(path);
-	assert_non_null(strstr(text, "[000] dN.2.     0.000000: sched_wakeup_new: comm=client pid=1 prio=120 target_cpu=000\n"));
+	assert_non_null(strstr(text, "[000] dN.2.     0.000000: sched_wakeup_new: comm=harness pid=1 prio=120 target_cpu=000\n"));
 	g_free(text);
 	ss_workload_free(w);
 	ss_topology_free(t);

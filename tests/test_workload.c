@@ -135,10 +135,13 @@ static void test_netperf_loads(void **state)
 		fail_msg("%s", err->message);
 	assert_string_equal(ss_workload_name(w), "netperf-tcp-rr");
 	assert_string_equal(ss_workload_instance_unit(w), "pair");
-	assert_int_equal(ss_workload_nr_roles(w), 2);
-	assert_string_equal(ss_workload_role_name(w, 0), "client");
-	assert_string_equal(ss_workload_role_name(w, 1), "server");
-	assert_null(ss_workload_role_name(w, 2));
+	/* the harness's and netserver's shares of the start, then the pair (their forks) */
+	assert_int_equal(ss_workload_nr_roles(w), 4);
+	assert_string_equal(ss_workload_role_name(w, 0), "harness");
+	assert_string_equal(ss_workload_role_name(w, 1), "netserver");
+	assert_string_equal(ss_workload_role_name(w, 2), "client");
+	assert_string_equal(ss_workload_role_name(w, 3), "server");
+	assert_null(ss_workload_role_name(w, 4));
 	assert_int_equal(ss_workload_instances_per_cpu_x1000(w), 1000);
 	m = ss_workload_metric(w);
 	assert_string_equal(m->name, "throughput");
@@ -162,7 +165,7 @@ static void test_instantiate_counts(void **state)
 
 		assert_ptr_equal(p->wl, w);
 		assert_int_equal(p->nr_instances, cases[i].pairs);
-		assert_int_equal(p->nr_tasks, 2 * cases[i].pairs);
+		assert_int_equal(p->nr_tasks, 4 * cases[i].pairs);
 		ss_wl_plan_free(p);
 	}
 	ss_workload_free(w);
@@ -220,15 +223,22 @@ static void test_paths(void **state)
 	struct ss_workload *w = ss_workload_load(NETPERF, NULL);
 	struct ss_wl_plan *p = plan_ok(w, 10000, 128);
 
-	assert_string_equal(p->task[0].path, "pair[0]/client");
-	assert_string_equal(p->task[1].path, "pair[0]/server");
-	assert_string_equal(p->task[2].path, "pair[1]/client");
-	assert_string_equal(p->task[3].path, "pair[1]/server");
-	assert_string_equal(p->task[255].path, "pair[127]/server");
+	assert_string_equal(p->task[0].path, "pair[0]/harness");
+	assert_string_equal(p->task[1].path, "pair[0]/netserver");
+	assert_string_equal(p->task[2].path, "pair[0]/client");
+	assert_string_equal(p->task[3].path, "pair[0]/server");
+	assert_string_equal(p->task[6].path, "pair[1]/client");
+	assert_string_equal(p->task[511].path, "pair[127]/server");
 	for (unsigned t = 0; t < p->nr_tasks; t++) {
-		assert_int_equal(p->task[t].instance, t / 2);
-		assert_int_equal(p->task[t].role, t % 2);
-		assert_int_equal(p->task[t].start_cpu, -1);
+		assert_int_equal(p->task[t].instance, t / 4);
+		assert_int_equal(p->task[t].role, t % 4);
+		/* harness and netserver start on the first allowed CPU, client and server are forked */
+		if (t % 4 < 2) {
+			assert_int_equal(p->task[t].start_cpu, 0);
+			assert_true(p->task[t].start_cpu_is_index && !p->task[t].spawned);
+		} else {
+			assert_true(p->task[t].spawned);
+		}
 		assert_int_equal(p->task[t].nice, 0);
 	}
 	ss_wl_plan_free(p);
@@ -242,16 +252,41 @@ static void test_netperf_client_sequence(void **state)
 	struct ss_wl_cursor c;
 	struct ss_rng r;
 
-	seed_task(p, 2, 42, &r);   /* pair[1]/client; its server is task 3 */
+	struct ss_wl_action a;
+
+	/* the harness (pair[1]/harness, task 4) forks the client (task 6) */
+	seed_task(p, 4, 42, &r);
 	ss_wl_cursor_init(&c);
+	expect_run(p, 4, &c, &r, SS_ACT_RUN, 40000, 60000);
+	next(p, 4, &c, &r, &a);
+	assert_int_equal(a.kind, SS_ACT_SPAWN);
+	assert_int_equal(a.target, 6);
+	next(p, 4, &c, &r, &a);
+	assert_int_equal(a.kind, SS_ACT_EXIT);
+	/* netserver (task 5) sleeps in accept() until the client connects, then forks the server (task 7) */
+	seed_task(p, 5, 42, &r);
+	ss_wl_cursor_init(&c);
+	expect_wait(p, 5, &c, &r, 1);
+	expect_run(p, 5, &c, &r, SS_ACT_RUN, 5000, 10000);
+	expect_run(p, 5, &c, &r, SS_ACT_RUN, 40000, 60000);
+	next(p, 5, &c, &r, &a);
+	assert_int_equal(a.kind, SS_ACT_SPAWN);
+	assert_int_equal(a.target, 7);
+
+	seed_task(p, 6, 42, &r);   /* pair[1]/client; its server is task 7 */
+	ss_wl_cursor_init(&c);
+	expect_run(p, 6, &c, &r, SS_ACT_RUN, 400000, 600000);   /* exec(), set-up */
+	expect_wake(p, 6, &c, &r, 5, true);                    /* connect() wakes netserver */
+	expect_wait(p, 6, &c, &r, 1);
+	expect_run(p, 6, &c, &r, SS_ACT_RUN, 20000, 40000);
 	for (int i = 0; i < 1000; i++) {
-		expect_kind(p, 2, &c, &r, SS_ACT_TXN_BEGIN);
-		expect_run(p, 2, &c, &r, SS_ACT_RUN, 2000, 3000);
-		expect_wake(p, 2, &c, &r, 3, true);
-		expect_run(p, 2, &c, &r, SS_ACT_RUN, 500, 1500);
-		expect_wait(p, 2, &c, &r, 1);
-		expect_run(p, 2, &c, &r, SS_ACT_RUN, 1000, 2000);
-		expect_kind(p, 2, &c, &r, SS_ACT_TXN_END);
+		expect_kind(p, 6, &c, &r, SS_ACT_TXN_BEGIN);
+		expect_run(p, 6, &c, &r, SS_ACT_RUN, 2000, 3000);
+		expect_wake(p, 6, &c, &r, 7, true);
+		expect_run(p, 6, &c, &r, SS_ACT_RUN, 500, 1500);
+		expect_wait(p, 6, &c, &r, 1);
+		expect_run(p, 6, &c, &r, SS_ACT_RUN, 1000, 2000);
+		expect_kind(p, 6, &c, &r, SS_ACT_TXN_END);
 	}
 	ss_wl_plan_free(p);
 	ss_workload_free(w);
@@ -265,18 +300,21 @@ static void test_netperf_server_sequence(void **state)
 	struct ss_rng r;
 	uint64_t sum = 0;
 
-	seed_task(p, 7, 42, &r);   /* pair[3]/server; its client is task 6 */
+	seed_task(p, 15, 42, &r);   /* pair[3]/server; its client is task 14 */
 	ss_wl_cursor_init(&c);
+	expect_run(p, 15, &c, &r, SS_ACT_RUN, 10000, 20000);    /* back from fork(), the control answer */
+	expect_wake(p, 15, &c, &r, 14, true);
+	expect_run(p, 15, &c, &r, SS_ACT_RUN, 20000, 40000);
 	for (int i = 0; i < 1000; i++) {
 		struct ss_wl_action a;
 
-		expect_wait(p, 7, &c, &r, 1);   /* starts by waiting for a request */
-		next(p, 7, &c, &r, &a);
+		expect_wait(p, 15, &c, &r, 1);   /* waits for a request */
+		next(p, 15, &c, &r, &a);
 		assert_int_equal(a.kind, SS_ACT_RUN);
 		assert_in_range(a.ns, 3000, 5000);
 		sum += a.ns;
-		expect_wake(p, 7, &c, &r, 6, true);
-		expect_run(p, 7, &c, &r, SS_ACT_RUN, 500, 1500);
+		expect_wake(p, 15, &c, &r, 14, true);
+		expect_run(p, 15, &c, &r, SS_ACT_RUN, 500, 1500);
 	}
 	/* the server's pre-wake burst averages 4 us */
 	assert_in_range(sum / 1000, 3900, 4100);
@@ -1083,7 +1121,7 @@ static void test_fraction_first_from(void **state)
 	expect_error("instances_per_cpu: 1.5/2\n", "t.yaml:4:20:", "instances_per_cpu '1.5/2'");
 	expect_error("instances_per_cpu: 1/\n", "t.yaml:4:20:", "instances_per_cpu '1/'");
 	expect_error("tasks:\n  - name: a\n    start_cpu: last\n    program: [run: 1us]\n", "t.yaml:6:16:",
-		     "start_cpu 'last' (expected a CPU number 0..4095, first, or an expression");
+		     "start_cpu 'last' (expected a CPU number 0..4095, first, spread, or an expression");
 
 	/* from: begin only times a finish; start is the default */
 	{

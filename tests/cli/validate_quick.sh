@@ -50,9 +50,10 @@ grep -q '^kernel: "5.17"$' "$tmp/k/specs/T03-TCP_RR-1.yaml"
 
 # a series with workload parameters: run where the sweep takes workload.NAME, else INVALID naming it
 "$bin" validate T02 --experiments "$fx" --out "$tmp/w" -j 2 -q > "$tmp/w.txt"
-# workload parameters reach the sweep; a 20-loop hackbench from t = 0 ends
-# before any periodic balance writes nr_idle_scan: INVALID, never graded
+# workload parameters reach the sweep; the machine starts up and idle, its
+# budgets written before t = 0, so the 20-loop hackbench is graded (the
+# fixture's made-up table fails)
 grep -q '^  "workload.num_fds": "2"$' "$tmp/w/specs/T02-pipes-1.yaml"
-grep -q '^T02  B  kernel 6.6 (v6.6)  INVALID (direction#1: pipes 1 groups: nr_idle_scan never written by a periodic balance' "$tmp/w.txt"
+grep -q '^T02  B  kernel 6.6 (v6.6)  FAIL (direction#1: pipes: 1 miss of 3 scored loads' "$tmp/w.txt"
 grep -q '^loads: \["50.00%", "100.00%", "200.00%"\]$' "$tmp/w/specs/T02-pipes-1.yaml"
 echo ok

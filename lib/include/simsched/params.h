@@ -54,6 +54,8 @@ struct ss_params {
 	/* policy: parameters of the chosen policy are in policy_values (by index of the policy's table). */
 	int64_t policy_values[8];
 	bool policy_set[8];
+	/* kernel., appended to keep the layout of the fields above */
+	uint64_t idle_before_ns;      /* how long the machine has been up and idle before t = 0, ns; 0 = booted at t = 0 */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */

@@ -107,6 +107,10 @@ struct ss_wl_cursor {
 struct ss_workload;   /* parsed file, immutable, shareable between threads */
 struct ss_wl_prog;    /* internal (workload_priv.h) */
 
+/** struct ss_wl_task.start_cpu values below 0 */
+#define SS_WL_START_FORK (-1)
+#define SS_WL_START_SPREAD (-2)
+
 /** One task of an instantiated workload. */
 struct ss_wl_task {
 	char *path;          /* "pair[3]/server": identity in the workload tree (stream id source) */
@@ -118,7 +122,14 @@ struct ss_wl_task {
 	uint64_t stop_after_ns;   /* phase: it exits at its first statement at or after this time (0 = never) */
 	const char *cpus;    /* affinity as a cpulist ("0-3,8"), NULL = every allowed CPU; owned by the workload */
 	uint32_t channel_capacity; /* messages its channel holds, 0 = no channel */
-	int start_cpu;       /* -1 = first allowed CPU policy of the simulator (see docs) */
+	/*
+	 * >= 0: the start CPU (see start_cpu_is_index); SS_WL_START_FORK (-1,
+	 * no start_cpu in the file): created by the harness on the first
+	 * allowed CPU through the fork path; SS_WL_START_SPREAD (-2,
+	 * `start_cpu: spread`): dealt over the LLCs by the simulator
+	 * (docs/workloads.md "Task roles").
+	 */
+	int start_cpu;
 	/*
 	 * true when start_cpu came from an "instance" expression: it is then an
 	 * index 0..nr_cpus-1 into the allowed CPUs in ascending order (online
