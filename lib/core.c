@@ -2582,7 +2582,11 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 
 			if (!wt->cpus)
 				continue;
-			if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
+			if (!strcmp(wt->cpus, "first")) {
+				/* the harness's CPU: the first allowed one (docs/workloads.md "cpus") */
+				ss_cpumask_zero(m, sim->nr_words);
+				ss_cpumask_set(m, sim->harness_cpu);
+			} else if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
 			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), ss_cpumask_empty(m, sim->nr_words))) {
 				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_CPUS);
 				unsigned len = 8 * sim->nr_cpus + 16;

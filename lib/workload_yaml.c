@@ -1117,9 +1117,11 @@ static bool parse_role(struct ctx *c, uint32_t idx, const yaml_node_t *n)
 
 			if (!want_scalar(c, v, "cpus"))
 				return false;
-			if (ss_cpumask_parse_list(ss_yaml_sval(v), m, SS_MAX_CPUS, &bad) < 0 || !ss_yaml_sval(v)[0])
+			/* "first": the first allowed CPU, where the harness runs (resolved by the simulator) */
+			if (strcmp(ss_yaml_sval(v), "first") &&
+			    (ss_cpumask_parse_list(ss_yaml_sval(v), m, SS_MAX_CPUS, &bad) < 0 || !ss_yaml_sval(v)[0]))
 				return fail(c, v->start_mark,
-					    "cpus '%.*s' is not a CPU list (expected a cpulist such as 0-3,8 with CPUs 0..%u)",
+					    "cpus '%.*s' is not a CPU list (expected first or a cpulist such as 0-3,8 with CPUs 0..%u)",
 					    ss_yaml_slen(v), ss_yaml_sval(v), SS_MAX_CPUS - 1);
 			r->cpus = g_strdup(ss_yaml_sval(v));
 			r->cpus_at = g_strdup_printf("%s:%zu:%zu", c->file, v->start_mark.line + 1, v->start_mark.column + 1);

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# How runs start (docs/model.md "Start state", docs/workloads.md): the
+# benchmarks fork their tasks through the fork path from the harness's CPU,
+# on a machine that has been up and idle (kernel.idle_before_ns).
+#  1. netperf pairs at 25 % on kunpeng920: each client is forked by its
+#     harness on CPU 0, each server by netserver on the CPU the client's
+#     connect woke it on; client and server start on different CPUs, each
+#     where its find_idlest_cpu line says (and sched_wakeup_new shows).
+#  2. a hackbench group of 40 (20 fds) on epyc9654: its children start in
+#     more than one 16-CPU LLC.
+#  3. spr224 --nodes 0 (one 112-CPU LLC): nr_idle_scan holds the idle
+#     LLC's 112 at t = 0, and the first busy tick (4 ms at HZ 250) balances
+#     the LLC domain and writes the busy value; booted at t = 0
+#     (kernel.idle_before_ns=0) nothing is written in the first 10 ms and a
+#     short run warns.
+#   startup.sh SIMSCHED_BINARY SOURCE_DIR
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 1. netperf at 25 %: 32 pairs, pids 4i+1 harness, 4i+2 netserver, 4i+3 client, 4i+4 server
+"$bin" run -t "$src/topologies/kunpeng920.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" --load 25% \
+	--warmup 5ms --duration 1ms --trace "$tmp/np.trace" --trace-window 0..5ms -q --json "$tmp/np.json"
+python3 - "$tmp/np.trace" <<'PY'
+import re, sys
+fork, new, woke = {}, {}, {}
+for l in open(sys.argv[1]):
+    m = re.search(r"\[(\d+)\].*find_idlest_cpu: comm=(\S+) pid=(\d+) parent_cpu=(\d+) levels=(\S+) result=(\d+)", l)
+    if m:
+        fork[int(m.group(3))] = (m.group(2), int(m.group(1)), int(m.group(4)), int(m.group(6)))
+    m = re.search(r"sched_wakeup_new: comm=(\S+) pid=(\d+) prio=\d+ target_cpu=(\d+)", l)
+    if m:
+        new[int(m.group(2))] = int(m.group(3))
+    m = re.search(r"sched_wakeup: comm=netserver pid=(\d+) prio=\d+ target_cpu=(\d+)", l)
+    if m and int(m.group(1)) not in woke:
+        woke[int(m.group(1))] = int(m.group(2))
+assert len(fork) == 64, len(fork)
+for i in range(32):
+    h, ns, c, s = 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4
+    comm_c, on_c, parent_c, cpu_c = fork[c]
+    comm_s, on_s, parent_s, cpu_s = fork[s]
+    assert comm_c == "client" and comm_s == "server", (fork[c], fork[s])
+    # the harness forks on CPU 0; netserver forks where the connect woke it
+    assert on_c == parent_c == 0, fork[c]
+    assert on_s == parent_s == woke[ns], (fork[s], woke.get(ns))
+    # each starts where its fork placement put it, client and server apart
+    assert new[c] == cpu_c and new[s] == cpu_s, (new[c], cpu_c, new[s], cpu_s)
+    assert cpu_c != cpu_s, (i, cpu_c, cpu_s)
+print("netperf start ok")
+PY
+
+# 2. hackbench, one group of 40 on epyc9654 (20 fds: 1/40 per CPU, 384 CPUs -> --load 2.60 % = 1 group)
+"$bin" topo -t "$src/topologies/epyc9654.yaml" --json > "$tmp/epyc.json"
+"$bin" run -t "$src/topologies/epyc9654.yaml" -w "$src/workloads/hackbench-process-sockets.yaml" --load 0.01% \
+	--set workload.loops=5 --duration 10s --trace "$tmp/hb.trace" -q --json "$tmp/hb.json"
+python3 - "$tmp/hb.trace" "$tmp/epyc.json" "$tmp/hb.json" <<'PY'
+import json, re, sys
+llc = {c["cpu"]: c["llc"] for c in json.load(open(sys.argv[2]))["cpus"]}
+assert json.load(open(sys.argv[3]))["run"]["instances"] == 1
+cpus = [int(m.group(2)) for m in (re.search(r"find_idlest_cpu: comm=(receiver|sender) .* result=(\d+)", l)
+                                  for l in open(sys.argv[1])) if m]
+assert len(cpus) == 40, len(cpus)
+llcs = {llc[c] for c in cpus}
+assert len(llcs) > 1, llcs
+print("hackbench start ok: 40 children over", len(llcs), "LLCs")
+PY
+
+# 3. spr224 --nodes 0: the first busy tick writes nr_idle_scan
+run3() { # idle_before
+	"$bin" run -t "$src/topologies/spr224.yaml" --nodes 0 -w "$src/workloads/netperf-tcp-rr.yaml" --load 100% \
+		--warmup 10ms --duration 1ms --set kernel.idle_before_ns="$1" --trace "$tmp/spr-$1.trace" \
+		--trace-window 0..10ms --trace-ns -q --json "$tmp/spr-$1.json" 2> "$tmp/spr-$1.err"
+}
+run3 60s
+run3 0
+python3 - "$tmp" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+def writes(f):
+    out = []
+    for l in open(f):
+        m = re.search(r" (\d+)\.(\d{9}): tracing_mark_write: C\|0\|nr_idle_scan_llc0\|(\d+)", l)
+        if m:
+            out.append((int(m.group(1)) * 1000000000 + int(m.group(2)), int(m.group(3))))
+    return out
+up = writes(f"{d}/spr-60s.trace")
+# t = 0: the trace's opening value, then the idle LLC's 112 (update_idle_cpu_scan() of an idle LLC)
+assert up[0] == (0, 0) and up[1] == (0, 112), up[:3]
+# the first busy tick, jiffy 1 = 4 ms, balances the LLC domain (CPU_NOT_IDLE) and writes the busy value
+assert up[2][0] == 4000000 and up[2][1] < 112, up[:3]
+lb = [l for l in open(f"{d}/spr-60s.trace") if "load_balance: " in l and "sd=MC idle=CPU_NOT_IDLE" in l]
+assert lb and " 0.004000000: " in lb[0], lb[:1]
+j = json.load(open(f"{d}/spr-60s.json"))
+assert j["sis"]["nr_idle_scan_written_ns"] == 0 and j["warnings"] == [], (j["sis"], j["warnings"])
+# booted at t = 0: the domain build's 0 throughout (the busy MC interval is 112 ms x 16), and a warning
+boot = writes(f"{d}/spr-0.trace")
+assert boot == [(0, 0)], boot
+j = json.load(open(f"{d}/spr-0.json"))
+assert j["sis"]["nr_idle_scan_written_ns"] is None
+assert any("before every LLC's nr_idle_scan was written" in w for w in j["warnings"]), j["warnings"]
+assert "before every LLC's nr_idle_scan was written" in open(f"{d}/spr-0.err").read()
+print("first busy tick ok:", up[:3])
+PY
+echo "startup ok"
