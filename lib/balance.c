@@ -1020,7 +1020,22 @@ static bool task_hot(const struct lb_env *env, const struct ss_task *p)
 		return true;
 	if (env->sim->params.migration_cost_ns == 0)
 		return false;
-	delta = (int64_t)(env->src_rq->pclk.clock_task - p->se.exec_start);
+	/*
+	 * delta = rq_clock_task(env->src_rq) - p->se.exec_start. The kernel
+	 * stamps exec_start from rq_clock_task() too; here it is stamped with
+	 * the simulated time (update_curr(), set_next_entity() get sim->now),
+	 * and so is rq->clock, while pclk.clock_task starts 2^20 ns in (the
+	 * PELT clock offset, core.c). Reading pclk.clock_task would add that
+	 * offset (1.05 ms > 500 µs) to every delta: no task would ever be hot.
+	 * rq->clock is clock_task without the offset (no IRQ or steal time);
+	 * the caller has updated it (update_rq_clock(busiest)). A task that
+	 * never ran keeps exec_start 0 (__sched_fork()): its delta is the
+	 * whole clock_task, as in the kernel (cold).
+	 */
+	if (!p->se.exec_start)
+		delta = (int64_t)src->pclk.clock_task;
+	else
+		delta = (int64_t)(src->clock - p->se.exec_start);
 	return delta < (int64_t)env->sim->params.migration_cost_ns;
 }
 

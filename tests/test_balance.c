@@ -435,6 +435,59 @@ static void test_newidle_pull(void **state)
 }
 
 /*
+ * task_hot() (fair.c v6.6): a waiting task that ran within
+ * sysctl_sched_migration_cost (500 µs) of the source rq's clock_task is
+ * cache hot, and newidle balance (which never raises nr_balance_failed
+ * above cache_nice_tries) leaves it. CPU 0 runs a and b, CPU-bound, which
+ * the 4 ms tick alternates (a 0-4 ms, b 4-8 ms, a from 8 ms); s runs
+ * 8.2 ms on CPU 1 and sleeps. When CPU 1 goes newly idle at ~8.2 ms, b
+ * last ran 200 µs ago: hot, not pulled. With kernel.migration_cost_ns =
+ * 100 µs it is cold and pulled then. (exec_start and the rq clock must be
+ * on one time base: a 2^20 ns offset between them made every task cold.)
+ */
+static void test_newidle_cache_hot(void **state)
+{
+	(void)state;
+	struct ss_topology *t = topo(flat2_yaml);
+	static const char y[] =
+		"name: hot\ninstance: group\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - {name: a, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: b, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: s, start_cpu: 1, program: [{run: 8200us}, {sleep: 1s}]}\n";
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load_string(y, sizeof y - 1, "hot.yaml", &err);
+	assert_non_null(w);
+	for (int cold = 0; cold <= 1; cold++) {
+		struct ss_run_config c = config(t, w, 0, 9000000);
+		struct where wh = { .nr = 3 };
+		wh.cpu[0] = wh.cpu[1] = 0;
+		wh.cpu[2] = 1;
+		c.params.nohz = 0;
+		c.params.hz = 250;
+		if (cold)
+			c.params.migration_cost_ns = 100000;
+		c.on_migrate = on_migrate;
+		c.trace_ctx = &wh;
+		struct ss_results *r = ss_simulate(&c, &err);
+		assert_non_null(r);
+		assert_int_equal(wh.bad, 0);
+		/* newidle balance ran at CPU 1's sleep and found the imbalance */
+		assert_true(r->lb[1].passes >= 1);
+		assert_int_equal(r->migrations_by_cause[SS_MIG_NEWIDLE], cold ? 1 : 0);
+		assert_int_equal(r->migrations, cold ? 1 : 0);
+		if (cold) {
+			assert_true(wh.last_move >= 8200000 && wh.last_move <= 8300000);
+			assert_int_equal(wh.cpu[1], 1);   /* b, the waiting one */
+			assert_int_equal(wh.cpu[0], 0);
+		}
+		ss_results_free(r);
+	}
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+/*
  * balance.newidle_llc_only: CPU 2 (LLC {2,3}) goes idle while CPU 0 (LLC
  * {0,1}) has a task waiting: newidle pulls it across LLCs at the DIE level,
  * and not when newidle balancing stops at the LLC domain.
@@ -659,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_no_balance_no_spread),
 		cmocka_unit_test(test_smt_split),
 		cmocka_unit_test(test_newidle_pull),
+		cmocka_unit_test(test_newidle_cache_hot),
 		cmocka_unit_test(test_newidle_llc_only),
 		cmocka_unit_test(test_affinity_randomized),
 		cmocka_unit_test(test_migration_levels),
