@@ -129,8 +129,8 @@ static void test_example_plugin(void **state)
 	assert_int_equal(pol->nr_params, 1);
 	assert_string_equal(pol->params[0].key, "cluster_only");
 
-	/* 80 % netperf on kunpeng920: the fast path fails often enough for domain searches */
-	struct ss_run_config c = config(kunpeng, netperf, "cluster_first", 80);
+	/* 70 % netperf on kunpeng920: the fast path fails often enough for domain searches, and some find an idle CPU */
+	struct ss_run_config c = config(kunpeng, netperf, "cluster_first", 70);
 	struct ss_results *a = run(&c), *b = run(&c);
 	assert_string_equal(a->policy, "cluster_first");
 	assert_true(a->transactions > 0);

@@ -49,7 +49,8 @@ for kind in sched_switch sched_waking sched_wakeup select_idle_sibling select_ta
 done
 
 # 2. Reconciliation with the JSON over the measured window (20..24 ms)
-args=(run -t "$tmp/llc2.yaml" -w "$wl" --load 90% --warmup 20ms --duration 4ms)
+# kernel.migration_cost_ns=0 turns task_hot() off (a real sysctl), so the balancer pulls in the window and the trace has migrations to reconcile
+args=(run -t "$tmp/llc2.yaml" -w "$wl" --load 90% --warmup 20ms --duration 4ms --set kernel.migration_cost_ns=0)
 "$bin" "${args[@]}" -q --json "$tmp/plain.json"
 "$bin" "${args[@]}" -q --json "$tmp/r.json" --trace "$tmp/full.txt" --trace-ns --trace-window 20ms..24ms
 # the model does not change when traced: the same JSON but for the recorded command line
