@@ -1547,13 +1547,6 @@ static void start_task(struct ss_sim *sim, struct ss_task *p);
 static void reset_stats(struct ss_sim *sim);
 
 /*
- * spawn: fork `count` tasks into the free slots (never started or exited) of
- * the set target..target+nr-1, as wake_up_new_task() (core.c v6.6): the
- * child starts on the parent's CPU, select_task_rq(WF_FORK) (the fork slow
- * path, find_idlest_cpu) places it, post_init_entity_util_avg() gives its
- * util on the new rq, then it is enqueued and may preempt the CPU's task.
- */
-/*
  * wake_up_new_task() (core.c v6.6): p->recent_used_cpu = task_cpu(p) (the
  * parent's CPU, in c->cpu), then select_task_rq(p, task_cpu(p), WF_FORK) —
  * the policy's, so a policy that acts on forks sees them — and
@@ -1579,6 +1572,13 @@ static int fork_place(struct ss_sim *sim, struct ss_task *c)
 	return cpu;
 }
 
+/*
+ * spawn: fork `count` tasks into the free slots (never started or exited) of
+ * the set target..target+nr-1, as wake_up_new_task() (core.c v6.6): the
+ * child starts on the parent's CPU, select_task_rq(WF_FORK) (the fork slow
+ * path, find_idlest_cpu) places it, post_init_entity_util_avg() gives its
+ * util on the new rq, then it is enqueued and may preempt the CPU's task.
+ */
 static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *parent, const struct ss_wl_action *a)
 {
 	uint32_t k = 0;
@@ -2349,14 +2349,13 @@ static int spread_cmp(const void *a, const void *b)
 }
 
 /*
- * Where tasks without a start_cpu start. Instances are spread over the LLCs
- * (taken round robin, interleaving NUMA nodes), and the tasks of one instance
- * start in the same LLC, each on the next CPU of that LLC in an order that
- * spreads over clusters, then cores, SMT siblings last. This stands in for
- * what fork balancing (find_idlest_cpu() over SD_BALANCE_FORK domains) and
- * the load balancer, neither of which moves tasks in this version, leave
- * behind on an otherwise idle machine: communicating tasks pulled together by
- * wake_affine(), instances spread out. Returns the start CPU of each task.
+ * Where tasks with `start_cpu: spread` start (pre-placed; a task without
+ * start_cpu is forked by the harness instead, start_task()). Instances are
+ * spread over the LLCs (taken round robin, interleaving NUMA nodes), and the
+ * tasks of one instance start in the same LLC, each on the next CPU of that
+ * LLC in an order that spreads over clusters, then cores, SMT siblings last:
+ * communicating tasks together, instances spread out, independent of the
+ * fork path. Returns the start CPU of each task.
  */
 static unsigned *start_cpus(struct ss_sim *sim, unsigned nr_allowed)
 {
@@ -2694,9 +2693,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			/* SS_WL_START_FORK: the harness's CPU, the parent's for fork_place() at the start */
 			p->cpu = (int32_t)sim->harness_cpu;
 		}
-		if (start_cpu == SS_WL_START_FORK && !wt->spawned) {
-			/* placed when it starts (start_task()) */
-		} else if (!ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
+		/* (a task the harness forks is placed when it starts: start_task()) */
+		if ((start_cpu != SS_WL_START_FORK || wt->spawned) && !ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
 			if (start_cpu >= 0) {
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",

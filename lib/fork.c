@@ -214,14 +214,13 @@ static bool numa_spare_stay_local_v5_17(const struct ss_sched_domain *sd, const 
 	return local_sgs->sum_nr_running < (sd->span_weight >> 2);
 }
 
-/* find_idlest_group(), v6.6 (no core scheduling cookies, no NUMA balancing preferred node) */
-/* What find_idlest_group() saw, for the trace's find_idlest_cpu line. */
+/* What find_idlest_group() saw, for the trace's find_idlest_cpu line (ss_ft_fork_level()). */
 struct fig_why {
-	const char *why;
-	unsigned local_idle, idlest_idle;
-	enum group_type local_type, idlest_type;
+	const char *why;                  /* the test that decided */
+	unsigned local_idle, idlest_idle; /* idle CPUs of the local and the idlest group */
 };
 
+/* find_idlest_group(), v6.6 (no core scheduling cookies, no NUMA balancing preferred node) */
 static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const struct ss_sched_domain *sd,
 						      struct ss_task *p, unsigned this_cpu, struct fig_why *w)
 {
@@ -253,8 +252,6 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 
 	w->local_idle = local_sgs.idle_cpus;
 	w->idlest_idle = idlest_sgs.idle_cpus;
-	w->local_type = local_sgs.group_type;
-	w->idlest_type = idlest_sgs.group_type;
 	/* there is no idlest group to push tasks to */
 	w->why = "no_other_group";
 	if (!idlest)

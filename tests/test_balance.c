@@ -382,6 +382,26 @@ static void test_smt_split(void **state)
 }
 
 /*
+ * Two CPU-bound tasks a and b on CPU 0 and a task s on CPU 1 that runs
+ * sleeper_run, then sleeps 1 s (the newidle tests).
+ */
+static struct ss_workload *two_hogs_and_sleeper(const char *name, const char *sleeper_run)
+{
+	GError *err = NULL;
+	g_autofree char *y = g_strdup_printf(
+		"name: %s\ninstance: group\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - {name: a, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: b, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
+		"  - {name: s, start_cpu: 1, program: [{run: %s}, {sleep: 1s}]}\n",
+		name, sleeper_run);
+	struct ss_workload *w = ss_workload_load_string(y, strlen(y), "newidle.yaml", &err);
+
+	assert_non_null(w);
+	return w;
+}
+
+/*
  * Newidle: CPU 0 runs two CPU-bound tasks, CPU 1 one task that runs 2 ms
  * and sleeps 1 s. NOHZ kicks off, so only newidle_balance() can move a task
  * to CPU 1: it pulls the waiting task when CPU 1's task goes to sleep.
@@ -390,15 +410,8 @@ static void test_newidle_pull(void **state)
 {
 	(void)state;
 	struct ss_topology *t = topo(flat2_yaml);
-	static const char y[] =
-		"name: newidle\ninstance: group\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
-		"tasks:\n"
-		"  - {name: a, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
-		"  - {name: b, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
-		"  - {name: s, start_cpu: 1, program: [{run: 2ms}, {sleep: 1s}]}\n";
 	GError *err = NULL;
-	struct ss_workload *w = ss_workload_load_string(y, sizeof y - 1, "newidle.yaml", &err);
-	assert_non_null(w);
+	struct ss_workload *w = two_hogs_and_sleeper("newidle", "2ms");
 	struct ss_run_config c = config(t, w, 0, 20000000);
 	struct where wh = { .nr = 3 };
 	wh.cpu[0] = wh.cpu[1] = 0;
@@ -449,15 +462,8 @@ static void test_newidle_cache_hot(void **state)
 {
 	(void)state;
 	struct ss_topology *t = topo(flat2_yaml);
-	static const char y[] =
-		"name: hot\ninstance: group\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
-		"tasks:\n"
-		"  - {name: a, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
-		"  - {name: b, start_cpu: 0, program: [{loop: {forever: true, do: [{run: 10ms}]}}]}\n"
-		"  - {name: s, start_cpu: 1, program: [{run: 8200us}, {sleep: 1s}]}\n";
 	GError *err = NULL;
-	struct ss_workload *w = ss_workload_load_string(y, sizeof y - 1, "hot.yaml", &err);
-	assert_non_null(w);
+	struct ss_workload *w = two_hogs_and_sleeper("hot", "8200us");
 	for (int cold = 0; cold <= 1; cold++) {
 		struct ss_run_config c = config(t, w, 0, 9000000);
 		struct where wh = { .nr = 3 };

@@ -439,6 +439,15 @@ static void test_single_wake_is_no_burst(void **state)
 	ss_topology_free(t);
 }
 
+/* One CPU-bound task pinned to CPU 0 (the nr_idle_scan_written tests). */
+static struct ss_workload *hog_on_cpu0(void)
+{
+	return wl_from("name: hog\ninstance: machine\n"
+		       "metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		       "tasks:\n  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program:\n"
+		       "      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+}
+
 /*
  * nr_idle_scan_written_ns: one CPU-bound task on CPU0 of a flat 4-CPU
  * machine (one LLC, its MC domain of 4 CPUs), no NOHZ balancing: the only
@@ -451,10 +460,7 @@ static void test_single_wake_is_no_burst(void **state)
 static void test_nr_idle_scan_written(void **state)
 {
 	struct ss_topology *t = topo(flat4_yaml);
-	struct ss_workload *w = wl_from("name: hog\ninstance: machine\n"
-					"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
-					"tasks:\n  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program:\n"
-					"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+	struct ss_workload *w = hog_on_cpu0();
 	static const char *const policies[] = { "sis_util", "sis_util_linear", "sis_prop", "prev_cpu" };
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(policies); i++) {
@@ -510,10 +516,7 @@ static void test_nr_idle_scan_written(void **state)
 static void test_up_and_idle(void **state)
 {
 	struct ss_topology *t = topo(flat4_yaml);
-	struct ss_workload *w = wl_from("name: hog\ninstance: machine\n"
-					"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
-					"tasks:\n  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program:\n"
-					"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+	struct ss_workload *w = hog_on_cpu0();
 	struct ss_run_config c = config(t, w, "sis_util", 0, 20 * MS);
 	set(&c, "balance.nohz=0");
 	c.sample_ns = MS;
