@@ -668,12 +668,60 @@ static __attribute__((noinline)) void rq_acct_multi(struct ss_sim *sim, struct s
 
 static void rq_acct(struct ss_sim *sim, struct ss_rq *rq)
 {
-	if (__builtin_expect(rq->acct_on != 1, 0)) {
-		if (rq->acct_on)
-			rq_acct_multi(sim, rq);
+	if (__builtin_expect(!rq->acct_on, 0))
+		return;
+	if (__builtin_expect(sim->aff_multi, 0))
+		rq_acct_multi(sim, rq);
+	else
+		rq_acct_body(sim, rq, false);
+}
+
+/*
+ * Switch rq_acct() between the one-class and the per-class path, at a task
+ * start or exit of a pinned class. Both paths keep each rq's acct_idle and
+ * acct_waiting and the count iwa_nr_idle of allowed CPUs idle with an empty
+ * rq; what only one of them keeps is rebuilt from those and the rqs' task
+ * lists, after the integrals advanced at the old rate: the figures are the
+ * same as with the per-class path throughout.
+ */
+static void aff_set_multi(struct ss_sim *sim, bool multi)
+{
+	iwa_flush(sim);
+	sim->aff_multi = multi;
+	memset(sim->aff_wait, 0, sim->aff_nr_cls * sizeof *sim->aff_wait);
+	if (multi)
+		ss_cpumask_zero(sim->iwa_idle, sim->nr_words);
+	for (unsigned c = 0; c < sim->nr_cpus; c++) {
+		struct ss_rq *rq = &sim->rq[c];
+
+		if (!rq->acct_on)
+			continue;
+		if (!multi) {
+			sim->aff_wait[0] += rq->acct_waiting;
+			continue;
+		}
+		uint32_t *mine = &sim->aff_rq_wait[(size_t)c * sim->aff_nr_cls];
+
+		memset(mine, 0, sim->aff_nr_cls * sizeof *mine);
+		for (int32_t id = rq->cfs_tasks_head; id >= 0; id = sim->tasks[id].tasks_next)
+			if (&sim->tasks[id] != rq->curr)
+				mine[sim->tasks[id].aff_cls]++;
+		for (unsigned k = 0; k < sim->aff_nr_cls; k++)
+			sim->aff_wait[k] += mine[k];
+		if (rq->acct_idle && !rq->acct_waiting)
+			ss_cpumask_set(sim->iwa_idle, c);
+	}
+	if (!multi) {
+		sim->iwa_rate = sim->aff_wait[0] ? sim->iwa_nr_idle : 0;
 		return;
 	}
-	rq_acct_body(sim, rq, false);
+	ss_cpumask_zero(sim->iwa_union, sim->nr_words);
+	for (unsigned k = 0; k < sim->aff_nr_cls; k++)
+		if (sim->aff_wait[k])
+			ss_cpumask_or(sim->iwa_union, sim->iwa_union, sim->aff_mask[k], sim->nr_words);
+	sim->iwa_rate = 0;
+	for (unsigned w = 0; w < sim->nr_words; w++)
+		sim->iwa_rate += (unsigned)__builtin_popcountll(sim->iwa_idle[w] & sim->iwa_union[w]);
 }
 
 /* ------------------------------------------------------------ tick */
@@ -1536,6 +1584,8 @@ static void task_exited(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 	p->avg.last_update_time = 0;
 	if (sim->nr_alive)
 		sim->nr_alive--;
+	if (p->aff_cls && !--sim->aff_pinned_alive)
+		aff_set_multi(sim, false);
 	if (!sim->nr_alive && !sim->nr_to_start) {
 		sim->finish_ns = sim->now;
 		if (sim->res->measure == SS_MEASURE_FINISH)
@@ -2619,9 +2669,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		for (unsigned r = 0; any && r < nr_roles; r++)
 			sim->aff_mask[1 + r] = &sim->task_cpus[(size_t)r * sim->nr_words];
 		if (any) {
-			for (unsigned c = 0; c < sim->nr_cpus; c++)   /* rq_acct() takes the affinity-class path */
-				if (sim->rq[c].acct_on)
-					sim->rq[c].acct_on = 2;
+			/* rq_acct() takes the per-class path while a task of a pinned class is alive (aff_set_multi()) */
 			sim->aff_rq_wait = g_new0(uint32_t, (size_t)sim->nr_cpus * sim->aff_nr_cls);
 			sim->aff_scratch = g_new0(uint32_t, sim->aff_nr_cls);
 			sim->iwa_idle = g_new0(uint64_t, sim->nr_words);
@@ -2773,6 +2821,8 @@ static void start_task(struct ss_sim *sim, struct ss_task *p)
 	}
 	p->started = true;
 	sim->nr_alive++;
+	if (p->aff_cls && !sim->aff_pinned_alive++)
+		aff_set_multi(sim, true);
 	ss_update_rq_clock(sim, rq);
 	ss_se_set_nice(&p->se, sim->plan->task[p->id].nice);
 	p->se.slice = sim->base_slice;

@@ -236,7 +236,7 @@ struct ss_rq {
 	unsigned push_cpu;
 	struct ss_event ev_stop;
 	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
-	uint8_t acct_on;               /* CPU in the allowed set: 1, or 2 when tasks have affinity classes (core.c rq_acct) */
+	uint8_t acct_on;               /* CPU in the allowed set (core.c rq_acct) */
 	bool acct_idle;
 	unsigned acct_waiting, acct_depth;
 	uint64_t depth_since;          /* ns */
@@ -403,6 +403,14 @@ struct ss_sim {
 	uint64_t *iwa_idle;            /* allowed CPUs idle with an empty rq (aff_nr_cls > 1 only) */
 	uint64_t *iwa_union;           /* ∪ of the masks of classes with waiting tasks (aff_nr_cls > 1 only) */
 	unsigned iwa_nr_idle, iwa_rate;
+	/*
+	 * Tasks of a pinned class (aff_cls != 0) alive, and whether rq_acct()
+	 * takes the per-class path: only while one is (core.c aff_set_multi()),
+	 * so a run whose pinned tasks are gone (a harness's share that forked
+	 * and exited) goes back to the one-class path.
+	 */
+	unsigned aff_pinned_alive;
+	bool aff_multi;
 	uint64_t iwa_since;            /* ns */
 	/* bursts: the measured window's burst windows [start, end) and the bursts in flight */
 	uint64_t burst_win_start, burst_win_end;
