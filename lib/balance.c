@@ -1278,6 +1278,12 @@ redo:
 more_balance:
 		ss_update_rq_clock(sim, busiest);
 		cur_ld_moved = detach_tasks(&env);
+		/* rq_lock_irqsave(busiest) around detach_tasks(): held for one
+		 * operation and one per task detached (cost.rq_lock_all); the
+		 * balancing CPU waits for it */
+		if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
+			*pass_time += ss_rq_lock(sim, busiest, sim->now, sim->params.rq_lock_ns * (1 + (uint64_t)cur_ld_moved),
+						 env.dst_cpu, SS_LOCK_BALANCE);
 		if (cur_ld_moved) {
 			attach_tasks(&env);
 			ld_moved += cur_ld_moved;
@@ -1635,8 +1641,10 @@ void ss_nohz_balance_enter_idle(struct ss_sim *sim, struct ss_rq *rq)
 		ss_cpumask_set(sim->nohz_idle_cpus_mask, rq->cpu);
 		sim->nohz_nr_cpus++;
 		/* set_cpu_sd_state_idle() */
-		if (sim->topo->cpu[rq->cpu].sd_llc >= 0 && sd_llc_shared(sim, rq->cpu)->nr_busy_cpus)
-			sd_llc_shared(sim, rq->cpu)->nr_busy_cpus--;
+		if (sim->topo->cpu[rq->cpu].sd_llc >= 0 && sd_llc_shared(sim, rq->cpu)->nr_busy_cpus) {
+			sd_llc_shared(sim, rq->cpu)->nr_busy_cpus--;   /* atomic_dec() on sd_llc_shared */
+			ss_llc_line_write(sim, sim->topo->cpu[rq->cpu].llc_index, rq->cpu);
+		}
 		sim->nohz_needs_update = true;
 	}
 	/* Each time a cpu enters idle, we assume that it has blocked load. */
@@ -1652,8 +1660,10 @@ void ss_nohz_balance_exit_idle(struct ss_sim *sim, struct ss_rq *rq)
 	ss_cpumask_clear_cpu(sim->nohz_idle_cpus_mask, rq->cpu);
 	sim->nohz_nr_cpus--;
 	/* set_cpu_sd_state_busy() */
-	if (sim->topo->cpu[rq->cpu].sd_llc >= 0)
-		sd_llc_shared(sim, rq->cpu)->nr_busy_cpus++;
+	if (sim->topo->cpu[rq->cpu].sd_llc >= 0) {
+		sd_llc_shared(sim, rq->cpu)->nr_busy_cpus++;   /* atomic_inc() on sd_llc_shared */
+		ss_llc_line_write(sim, sim->topo->cpu[rq->cpu].llc_index, rq->cpu);
+	}
 }
 
 /* find_new_ilb(), fair.c v6.6: first idle CPU of the nohz mask, not this one. */

@@ -41,30 +41,25 @@ static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
-	 * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md). */
+	 * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
+	 * with cost.claim_after_scan, pending wakeups count from the end of their scan. */
 	const struct ss_rq *rq = &sim->rq[cpu];
-	return !rq->curr && !rq->cfs.nr_running && !rq->ttwu_pending && !rq->wake_inflight;
+	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
 }
 
 void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
 {
-	const struct ss_topology *t = sim->topo;
-	const struct ss_params *pr = &sim->params;
 	unsigned me = sim->this_cpu;
 	uint64_t c;
 
-	if (cpu == me)
-		c = pr->probe_self_ns;
-	else if (ss_cpumask_test(t->cpu[me].smt_mask, cpu))
-		c = pr->probe_smt_ns;
-	else if (ss_cpumask_test(t->cpu[me].cluster_mask, cpu))
-		c = pr->probe_cluster_ns;
-	else if (t->cpu[me].llc == t->cpu[cpu].llc)
-		c = pr->probe_llc_ns;
-	else if (t->cpu[me].package == t->cpu[cpu].package)
-		c = pr->probe_package_ns;
+	/* cost.coherence: by the state of the probed rq's line at the probe's
+	 * instant (the scan's start plus what it cost so far); a hit on the
+	 * waker's own line is L1-hot (cost.probe_self_ns); else by distance */
+	if (sim->coherence)
+		c = ss_cline_read(sim, &sim->cl_rq[cpu], me, sim->now + sim->scan_cost,
+				  cpu == me ? sim->params.probe_self_ns : sim->params.line_cached_ns);
 	else
-		c = pr->probe_remote_ns;
+		c = ss_c2c_ns(sim, me, cpu);
 	sim->scan_cost += c;
 	if (ss_tracing(sim))
 		ss_ft_probe(sim, cpu);
@@ -830,6 +825,9 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 			account_busy(sim, rq);
 			rq->curr = NULL;
 			smt_busy_change(sim, rq, -1);
+			if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
+				(void)ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_SCHEDULE);
+			ss_rq_line_write(sim, rq->cpu, rq->cpu);
 			idle_enter(sim, rq);
 		}
 		rq_acct(sim, rq);
@@ -857,6 +855,11 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 	if (!was_busy && rq->idle_state >= 0)
 		next->run_start += ss_cpu_wake_cost(sim, rq, false);
 	if (next != prev) {
+		/* __schedule() holds rq->__lock from its start to the switch: a
+		 * wait for it (remote enqueuers, a balancer) delays the switch */
+		if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
+			next->run_start += ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_SCHEDULE);
+		ss_rq_line_write(sim, rq->cpu, rq->cpu);   /* rq->curr */
 		next->run_start += sim->params.context_switch_ns;
 		if (sim->measuring) {
 			sim->res->context_switches++;
@@ -911,6 +914,7 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 	/* add_nr_running(): a second runnable task marks the root domain overloaded */
 	if (rq->cfs.nr_running == 2)
 		sim->rd_overload = true;
+	ss_rq_line_write(sim, rq->cpu, rq->cpu);
 	rq_acct(sim, rq);
 	if (ss_tracing(sim))
 		ss_ft_nr_running(sim, rq);
@@ -1033,6 +1037,7 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	ss_tasks_del(sim, rq, p);
 	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
 			   sim->topo->cpu[rq->cpu].capacity);
+	ss_rq_line_write(sim, rq->cpu, rq->cpu);
 	rq_acct(sim, rq);
 	if (ss_tracing(sim))
 		ss_ft_nr_running(sim, rq);
@@ -1183,10 +1188,18 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	if ((unsigned)cpu != (unsigned)p->cpu)
 		set_task_cpu(sim, p, (unsigned)cpu, SS_MIG_WAKEUP, false);
 	cost = sim->scan_cost;
+	p->chose_idle = ss_idle_cpu(sim, (unsigned)cpu) && (unsigned)cpu != sim->this_cpu;
+	if (p->chose_idle) {
+		struct ss_rq *trq = &sim->rq[cpu];
+		p->stack_risk = trq->idle_pending > 0;
+		trq->idle_pending++;
+		p->idle_seq = ++trq->idle_choices;
+	}
 	if (sim->measuring) {
 		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
-		if (!ss_idle_cpu(sim, (unsigned)cpu))
+		if (!p->chose_idle && !ss_idle_cpu(sim, (unsigned)cpu))
 			sim->res->wakeups_busy++;
+		sim->res->contention.wakeups_chose_idle += p->chose_idle;
 		sim->res->wakeups_remote_llc += w->llc != c->llc;
 		sim->res->wakeups_remote_node += w->node != c->node;
 		sim->res->wakeups++;
@@ -1195,29 +1208,40 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	}
 	at = sim->now + cost;
 	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && sim->ttwu_queue_cond(sim, p, (unsigned)cpu);
-	if (p->via_wakelist) {
-		/* __ttwu_queue_wakelist(): set ttwu_pending, send the IPI (none to a
-		 * polling idle CPU); an idle target leaves its idle state first */
-		sim->rq[cpu].ttwu_pending++;
-		at += ss_cpu_wake_cost(sim, &sim->rq[cpu], true);
-	} else {
+	p->drain_locked = 0;
+	{
 		struct ss_rq *trq = &sim->rq[cpu];
-		trq->wake_inflight++;
-		if ((unsigned)cpu != sim->this_cpu) {
-			/* ttwu_queue() -> rq_lock(target): wakers enqueueing directly on
-			 * one rq serialise on its lock (cost.rq_lock_ns hold time) */
-			uint64_t hold = sim->params.rq_lock_ns, start = at > trq->lock_free_at ? at : trq->lock_free_at;
-			if (hold) {
-				if (sim->measuring)
-					sim->res->lost.rq_lock += start - at;
-				cost += start - at + hold;
-				at = start + hold;
-				trq->lock_free_at = at;
+		uint64_t claim;
+		if (p->via_wakelist) {
+			/* __ttwu_queue_wakelist(): set ttwu_pending (a write of the
+			 * target's first line by the waker), send the IPI (none to a
+			 * polling idle CPU); an idle target leaves its idle state first */
+			claim = at;
+			trq->ttwu_pending++;
+			ss_rq_line_write(sim, (unsigned)cpu, sim->this_cpu);
+			at += ss_cpu_wake_cost(sim, trq, true);
+		} else {
+			trq->wake_inflight++;
+			if ((unsigned)cpu != sim->this_cpu && sim->params.rq_lock_ns) {
+				/* ttwu_queue() -> rq_lock(target): the waker spins on its own
+				 * CPU until the lock is free, then enqueues under it
+				 * (cost.rq_lock_ns hold time) */
+				uint64_t hold = sim->params.rq_lock_ns;
+				uint64_t wait = ss_rq_lock(sim, trq, at, hold, sim->this_cpu, SS_LOCK_TTWU);
+				cost += wait + hold;
+				at += wait + hold;
 			}
+			claim = at;   /* activate_task(): nr_running counts it */
 			/* check_preempt_curr() on an idle rq: resched_curr() IPIs it */
-			if (!trq->curr)
+			if ((unsigned)cpu != sim->this_cpu && !trq->curr)
 				at += ss_cpu_wake_cost(sim, trq, true);
 		}
+		/* the claim: from the decision, or (cost.claim_after_scan) from the
+		 * end of the scan; the earliest of the wakeups pending here */
+		if (!sim->params.claim_after_scan)
+			claim = sim->now;
+		if (trq->ttwu_pending + trq->wake_inflight == 1 || claim < trq->claim_min)
+			trq->claim_min = claim;
 	}
 	p->waker_cpu = (uint16_t)sim->this_cpu;
 	if (at == sim->now) {
@@ -1235,11 +1259,35 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 	struct ss_rq *rq = &sim->rq[p->cpu];
 	bool preempt;
 
+	if (p->via_wakelist && !p->drain_locked && sim->params.rq_lock_ns && sim->params.rq_lock_all) {
+		/* sched_ttwu_pending(): the target takes its own rq lock to drain
+		 * the wake list; a wait for it delays the enqueue and the task the
+		 * IPI interrupted */
+		uint64_t wait = ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_DRAIN);
+		p->drain_locked = 1;
+		if (wait) {
+			ss_delay_curr(sim, rq, wait);
+			ss_evq_schedule(&sim->evq, &p->ev_arrive, sim->now + wait, SS_EV_ARRIVE, rq->cpu);
+			return;
+		}
+	}
 	if (p->via_wakelist)
 		rq->ttwu_pending--;
 	else
 		rq->wake_inflight--;
+	if (!rq->ttwu_pending && !rq->wake_inflight)
+		rq->claim_min = 0;
+	/* a CPU that was idle when this scan chose it, taken before this
+	 * enqueue by a wakeup whose scan also found it idle: one pending at this
+	 * decision but not yet claimed, or one that decided after it */
+	if (p->chose_idle) {
+		rq->idle_pending--;
+		if (sim->measuring && (rq->curr || rq->cfs.nr_running) && (p->stack_risk || rq->idle_choices != p->idle_seq))
+			sim->res->contention.wakeups_stacked++;
+	}
 	enqueue_task(sim, rq, p, true);
+	if (!p->via_wakelist && p->waker_cpu != rq->cpu)
+		ss_rq_line_write(sim, rq->cpu, p->waker_cpu);   /* the waker enqueued under the lock */
 	/* avg_idle from idle_stamp (ttwu_do_activate) */
 	if (rq->idle_stamp) {
 		uint64_t delta = rq->clock - rq->idle_stamp;
@@ -1340,6 +1388,7 @@ void ss_detach_task(struct ss_sim *sim, struct ss_task *p, unsigned dst_cpu, uns
 	/* (util_est_update(task_sleep = false) does nothing; work_left is work:
 	 * the rest of a preempted burst runs at the new CPU's speed) */
 	set_task_cpu(sim, p, dst_cpu, cause, true);
+	ss_rq_line_write(sim, src->cpu, sim->this_cpu);
 	rq_acct(sim, src);
 	if (ss_tracing(sim))
 		ss_ft_nr_running(sim, src);
@@ -1354,6 +1403,8 @@ void ss_attach_task(struct ss_sim *sim, struct ss_task *p, bool local, bool in_n
 {
 	struct ss_rq *rq = &sim->rq[p->cpu];
 	enqueue_task(sim, rq, p, false);
+	if (!local)
+		ss_rq_line_write(sim, rq->cpu, sim->this_cpu);
 	if (in_newidle)
 		return;   /* inside schedule(): pick_next_task_fair() picks again */
 	if (!rq->curr) {
@@ -2203,6 +2254,7 @@ void ss_set_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
 	}
 	sh->nr_idle_scan_since = sim->now;
 	sh->nr_idle_scan = nr;
+	ss_llc_line_write(sim, llc_index, sim->this_cpu);   /* update_idle_cpu_scan(): atomic_set() */
 	if (ss_tracing(sim))
 		ss_ft_nr_idle_scan(sim, llc_index, nr);
 }
@@ -2233,6 +2285,7 @@ static bool parse_nodes(struct ss_sim *sim, const char *nodes, GError **err)
 
 static void sim_destroy(struct ss_sim *sim)
 {
+	ss_cline_free(sim);
 	if (sim->rq) {
 		for (unsigned c = 0; c < sim->nr_cpus; c++) {
 			ss_cfs_rq_destroy(&sim->rq[c].cfs);
@@ -2611,6 +2664,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
+	ss_cline_init(sim);
 
 	/* tasks */
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);

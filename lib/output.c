@@ -379,6 +379,27 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "smt", (double)r->lost.smt);
 	cJSON_AddNumberToObject(o, "memory_bandwidth", (double)r->lost.memory_bandwidth);
 	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
+	{
+		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance" };
+		const struct ss_contention_stats *cs = &r->contention;
+		cJSON *lk;
+		o = cJSON_AddObjectToObject(root, "contention");
+		cJSON_AddNumberToObject(o, "line_reads", (double)cs->line_reads);
+		cJSON_AddNumberToObject(o, "line_reads_llc_shared", (double)cs->line_reads_llc);
+		cJSON_AddNumberToObject(o, "line_hits", (double)cs->line_hits);
+		cJSON_AddNumberToObject(o, "line_transfer_ns", (double)cs->line_transfer_ns);
+		cJSON_AddNumberToObject(o, "line_queued", (double)cs->line_queued);
+		cJSON_AddNumberToObject(o, "line_queue_ns", (double)cs->line_queue_ns);
+		lk = cJSON_AddObjectToObject(o, "rq_lock");
+		for (unsigned k = 0; k < SS_LOCK_NR; k++) {
+			cJSON *e = cJSON_AddObjectToObject(lk, taker[k]);
+			cJSON_AddNumberToObject(e, "acquires", (double)cs->lock_acquires[k]);
+			cJSON_AddNumberToObject(e, "contended", (double)cs->lock_contended[k]);
+			cJSON_AddNumberToObject(e, "wait_ns", (double)cs->lock_wait_ns[k]);
+		}
+		cJSON_AddNumberToObject(o, "wakeups_chose_idle", (double)cs->wakeups_chose_idle);
+		cJSON_AddNumberToObject(o, "wakeups_stacked", (double)cs->wakeups_stacked);
+	}
 	o = cJSON_AddObjectToObject(root, "migrations");
 	cJSON_AddNumberToObject(o, "total", (double)r->migrations);
 	for (unsigned i = 0; i < SS_MIG_NR; i++)
@@ -539,6 +560,9 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(e, "wakeups", (double)cs->wakeups);
 		add_num(e, "mean_nr_running", mean3(cs->nr_running_ns, r->duration_ns));
 		cJSON_AddNumberToObject(e, "rqs_probed", (double)cs->probed);
+		cJSON_AddNumberToObject(e, "rq_lock_acquires", (double)cs->rq_lock_acquires);
+		cJSON_AddNumberToObject(e, "rq_lock_contended", (double)cs->rq_lock_contended);
+		cJSON_AddNumberToObject(e, "rq_lock_wait_ns", (double)cs->rq_lock_wait_ns);
 		cJSON_AddItemToArray(a, e);
 	}
 	o = cJSON_AddObjectToObject(root, "engine");
@@ -724,6 +748,31 @@ char *ss_results_to_text(const struct ss_results *r)
 				       (double)l->probe / w, (double)l->context_switch / w, (double)l->ipi / w,
 				       (double)l->idle_exit / w, (double)l->cache_refill / w, (double)l->smt / w,
 				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w);
+		{
+			const struct ss_contention_stats *cs = &r->contention;
+			uint64_t acq = 0, cont = 0, wait = 0, miss = cs->line_reads - cs->line_hits;
+			for (unsigned k = 0; k < SS_LOCK_NR; k++) {
+				acq += cs->lock_acquires[k];
+				cont += cs->lock_contended[k];
+				wait += cs->lock_wait_ns[k];
+			}
+			g_string_append_printf(s, "%-34s %llu reads, %s hits, transfer mean %s ns, queued %s (wait mean %s ns)\n",
+					       "scheduler lines (coherence)", (unsigned long long)cs->line_reads,
+					       tpct(b[0], pct(cs->line_hits, cs->line_reads)),
+					       tnum(b[1], 0, 1, miss ? (double)cs->line_transfer_ns / (double)miss : NAN),
+					       tpct(b[2], pct(cs->line_queued, miss)),
+					       tnum(b[3], 0, 1, cs->line_queued ? (double)cs->line_queue_ns / (double)cs->line_queued : NAN));
+			g_string_append_printf(s, "%-34s %llu acquisitions, %s contended, wait %llu ns (ttwu %llu/%llu, drain %llu/%llu, "
+					       "schedule %llu/%llu, balance %llu/%llu contended/all)\n", "rq locks",
+					       (unsigned long long)acq, tpct(b[0], pct(cont, acq)), (unsigned long long)wait,
+					       (unsigned long long)cs->lock_contended[SS_LOCK_TTWU], (unsigned long long)cs->lock_acquires[SS_LOCK_TTWU],
+					       (unsigned long long)cs->lock_contended[SS_LOCK_DRAIN], (unsigned long long)cs->lock_acquires[SS_LOCK_DRAIN],
+					       (unsigned long long)cs->lock_contended[SS_LOCK_SCHEDULE], (unsigned long long)cs->lock_acquires[SS_LOCK_SCHEDULE],
+					       (unsigned long long)cs->lock_contended[SS_LOCK_BALANCE], (unsigned long long)cs->lock_acquires[SS_LOCK_BALANCE]);
+			g_string_append_printf(s, "%-34s %llu of %llu wakeups onto a CPU idle at the decision (%s)\n",
+					       "wakeups stacked during their scan", (unsigned long long)cs->wakeups_stacked,
+					       (unsigned long long)cs->wakeups_chose_idle, tpct(b[0], pct(cs->wakeups_stacked, cs->wakeups_chose_idle)));
+		}
 		g_string_append_printf(s, "%-34s", "idle periods by state");
 		for (unsigned i = 0; i < r->nr_idle_states; i++)
 			g_string_append_printf(s, " %s %llu", r->idle_state_name[i], (unsigned long long)r->idle_state_entries[i]);

@@ -76,7 +76,28 @@ static const struct pdef pdefs[] = {
 	  "memory bandwidth of one node, shared by running tasks homed there; tasks slow by bandwidth/demand when the demand exceeds it; "
 	  "0 = unlimited; default: topology costs.node_bandwidth_mbps, else 60 GB/s (model choice)" },
 	{ "cost", "rq_lock_ns", P_NS, F(rq_lock_ns), 200, 0, 1000000, "ns",
-	  "rq lock hold time of a remote direct enqueue (ttwu_do_activate under the target's rq lock: ~3 remote cache lines); wakers serialise on it (model choice)" },
+	  "rq lock hold time of one operation under it (a remote direct enqueue, ttwu_do_activate under the target's rq lock: ~3 remote cache lines; "
+	  "also __schedule(), a wake-list drain, a detach with cost.rq_lock_all); takers serialise on it (model choice); 0 = no rq lock modelled" },
+	{ "cost", "coherence", P_INT, F(coherence), 1, 0, 1, "bool",
+	  "a probe reads the probed rq's scheduler line (and select_idle_sibling() the LLC's sd_llc_shared line): a hit in the "
+	  "reader's cache (cost.line_cached_ns) if nobody wrote it since this CPU last read it, else a transfer from the CPU "
+	  "that wrote it last at the cost.probe_* latency of their distance; 0 = every probe costs cost.probe_* by the distance "
+	  "to the probed CPU (docs/model.md \"Contention\")" },
+	{ "cost", "line_cached_ns", P_NS, F(line_cached_ns), 4, 0, 1000000, "ns",
+	  "with cost.coherence: reading a line still valid in the reader's own cache, an L2 hit (Skylake-SP L2 load-to-use "
+	  "14 cycles, Intel optimization manual; ~4 ns at 3.5 GHz; Kunpeng 920's L2 is of the same order) [estimate]" },
+	{ "cost", "line_queue", P_INT, F(line_queue), 1, 0, 1, "bool",
+	  "with cost.coherence: transfers of one line are served one at a time at its home (the LLC slice / directory that "
+	  "orders requests to an address), each occupying it for its transfer time; a read arriving while others are queued "
+	  "waits for them (model choice; docs/model.md \"Contention\")" },
+	{ "cost", "claim_after_scan", P_INT, F(claim_after_scan), 1, 0, 1, "bool",
+	  "the CPU a wakeup chose counts as taken (idle_cpu() false) only from the end of its scan: when ttwu_pending is set "
+	  "(__ttwu_queue_wakelist()) or the task is enqueued under the rq lock (ttwu_do_activate()), core.c v6.6/v5.17; "
+	  "another waker scanning meanwhile may choose it too (wakeups.stacked); 0 = taken at the decision" },
+	{ "cost", "rq_lock_all", P_INT, F(rq_lock_all), 1, 0, 1, "bool",
+	  "besides remote direct enqueues, the owner's __schedule(), the wake-list drain (sched_ttwu_pending()) and the "
+	  "balancer's detach_tasks() under the busiest rq's lock (load_balance()) hold the rq lock for cost.rq_lock_ns "
+	  "each; a taker waits on its own CPU (lost.rq_lock); 0 = remote direct enqueues only" },
 	{ "cost", "idle_states", P_INT, F(idle_states), 1, 0, 1, "bool",
 	  "cpuidle states from the topology's idle_states table: a menu-like choice at idle entry, exit latency paid by the wakee, polling states need no IPI" },
 	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",

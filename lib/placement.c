@@ -151,6 +151,7 @@ void ss_update_idle_core(struct ss_sim *sim, unsigned cpu)
 			return;
 	}
 	sds->has_idle_cores = true;
+	ss_llc_line_write(sim, sim->topo->cpu[cpu].llc_index, cpu);   /* set_idle_cores(cpu, 1): WRITE_ONCE on sd_llc_shared */
 }
 
 /* __select_idle_cpu(), fair.c v6.6 (no SCHED_IDLE tasks, no core cookies). */
@@ -391,10 +392,12 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 		 * the decrement never reaches 0: the whole LLC is scanned, as the
 		 * patch would.
 		 */
+		ss_charge_llc_shared(sim, (unsigned)target);   /* READ_ONCE(sd_share->nr_idle_scan) */
 		nr = (long)sd_llc_shared(sim, (unsigned)target)->nr_idle_scan;
 	}
 
 	if (ss_feat(sim->features, SS_FEAT_SIS_UTIL)) {
+		ss_charge_llc_shared(sim, (unsigned)target);   /* READ_ONCE(sd_share->nr_idle_scan) */
 		nr = (long)sd_llc_shared(sim, (unsigned)target)->nr_idle_scan + 1;
 		/* overloaded LLC is unlikely to have idle cpu/core */
 		if (nr == 1) {
@@ -432,8 +435,10 @@ walk:
 	}
 	/* the walk ran out of CPUs: every CPU of the mask was visited (a found core returned above) */
 	sim->scan_walked_all = idle_cpu < 0;
-	if (has_idle_core)
+	if (has_idle_core) {
 		sd_llc_shared(sim, (unsigned)target)->has_idle_cores = false;   /* set_idle_cores(target, 0) */
+		ss_llc_line_write(sim, sim->topo->cpu[target].llc_index, sim->this_cpu);
+	}
 
 	if (ss_feat(sim->features, SS_FEAT_SIS_PROP) && this_sd_rt && !has_idle_core) {
 		uint64_t time = sim->scan_cost - cost0;   /* cpu_clock(this) - time: the simulated scan */
@@ -712,7 +717,8 @@ int ss_select_idle_sibling_scan(struct ss_sim *sim, struct ss_task *p, int prev,
 		a.domain0 = sim->res->sis_probes_total;
 	sim->scan_walked_all = false;
 	if (smt_active(sim)) {
-		has_idle_core = sd_llc_shared(sim, (unsigned)target)->has_idle_cores;   /* test_idle_cores() */
+		ss_charge_llc_shared(sim, (unsigned)target);   /* test_idle_cores(): READ_ONCE(sds->has_idle_cores) */
+		has_idle_core = sd_llc_shared(sim, (unsigned)target)->has_idle_cores;
 		if (!has_idle_core && ss_cpus_share_cache(t, (unsigned)prev, (unsigned)target)) {
 			i = select_idle_smt(sim, p, (unsigned)prev);
 			if (i >= 0)

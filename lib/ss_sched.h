@@ -148,6 +148,10 @@ struct ss_task {
 	uint32_t wakee_flips;
 	uint16_t waker_cpu;            /* the CPU that ran ttwu for the pending arrival */
 	uint8_t via_wakelist;          /* the pending arrival uses the wake list */
+	uint8_t chose_idle;            /* the pending arrival's CPU was idle when the scan chose it */
+	uint8_t stack_risk;            /* ... while another wakeup that chose it idle was pending, not yet claimed */
+	uint32_t idle_seq;             /* the CPU's idle_choices after this wakeup's own */
+	uint8_t drain_locked;          /* its wake-list drain has taken the target's rq lock */
 	uint32_t nr_cpus_allowed;
 	int32_t tasks_prev, tasks_next; /* rq->cfs_tasks links (se.group_node): task ids, -1 = end */
 	int32_t last_ran_cpu;          /* CPU it last ran on (cache warmth), -1 = never ran */
@@ -194,6 +198,8 @@ struct ss_sd_rt {
 	uint64_t lb_pass_cost;       /* ns: modelled cost of one load_balance() pass at this level (balance.c) */
 	unsigned nr_balance_failed;
 };
+
+#define SS_RQ_LOCK_SLOTS 6
 
 struct ss_rq {
 	/*
@@ -250,7 +256,29 @@ struct ss_rq {
 	uint64_t menu_next_timer;      /* ns: next timer event seen at idle entry */
 	uint64_t timer_slot[4];        /* ns: expiry of sleep timers armed on this CPU (0 = free slot), for the
 	                                  governor's next-timer bound; more than 4 pending are not tracked */
-	uint64_t lock_free_at;         /* ns: rq->__lock is free from then on (direct remote enqueues) */
+	/* rq->__lock as the intervals [s, e) of simulated time it is held or
+	 * promised to a taker, sorted (core.c ss_rq_lock()); older ones dropped */
+	uint64_t lock_s[SS_RQ_LOCK_SLOTS], lock_e[SS_RQ_LOCK_SLOTS];
+	uint8_t nr_lock;
+	/* cost.claim_after_scan: the earliest end of scan of the wakeups pending
+	 * here (ttwu_pending + wake_inflight): they make the CPU busy from then on */
+	uint64_t claim_min;            /* ns; 0 while none is pending (a count set by hand is claimed) */
+	/* wakeups.stacked: pending wakeups whose scan chose this CPU idle, and how many ever did */
+	uint32_t idle_pending, idle_choices;
+};
+
+/**
+ * One coherence unit (docs/model.md "Contention"): a cache line of
+ * scheduler state that its owner keeps writing and other CPUs read —
+ * a rq's first line (__lock, nr_running, ttwu_pending; with curr and
+ * cfs.idle_h_nr_running modelled as the same unit) or an LLC's
+ * sd_llc_shared (nr_busy_cpus, has_idle_cores, nr_idle_scan).
+ */
+struct ss_cline {
+	uint64_t *sharers;             /* CPUs holding a valid copy: read since the last write (nr_words) */
+	uint64_t t_last;               /* ns: the last request its home served */
+	uint64_t backlog;              /* ns of transfers queued at its home at t_last */
+	uint32_t writer;               /* the CPU that wrote it last */
 };
 
 /** struct sched_domain_shared (one per LLC). */
@@ -463,6 +491,11 @@ struct ss_sim {
 	void *trace_ctx;
 	void (*on_migrate)(void *ctx, uint64_t now_ns, unsigned task, unsigned from_cpu, unsigned to_cpu, unsigned cause);
 	struct ss_state_ext *state_ext; /* a constructed state (lib/state.c, simsched/state.h), NULL in a run */
+	/* contention (docs/model.md "Contention", lib/coherence.c) */
+	bool coherence;                /* cost.coherence */
+	struct ss_cline *cl_rq;        /* per CPU: its rq's line */
+	struct ss_cline *cl_llc;       /* per LLC (llc_index): its sd_llc_shared line */
+	uint64_t *cl_words;            /* the sharers masks, (nr_cpus + nr_llcs) × nr_words */
 };
 
 /**
@@ -499,14 +532,62 @@ static inline const struct ss_sched_domain *sd_llc(const struct ss_sim *sim, uns
 	return c->sd_llc >= 0 ? &c->sd[c->sd_llc] : NULL;
 }
 
+/*
+ * A wakeup pending on rq (ttwu_pending or wake_inflight) is visible to
+ * idle_cpu() from its claim: at once, or with cost.claim_after_scan from
+ * the end of its scan (rq->claim_min, the earliest of those pending).
+ */
+static inline bool ss_rq_claimed(const struct ss_sim *sim, const struct ss_rq *rq)
+{
+	return (rq->ttwu_pending || rq->wake_inflight) && rq->claim_min <= sim->now;
+}
+
 /* core.c: predicates the placement code reads (core.c v6.6). */
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu);
 static inline bool ss_available_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	return ss_idle_cpu(sim, cpu);   /* vcpu_is_preempted() is false on bare metal */
 }
-/** Charge one probe of cpu's rq to the waker (by distance from sim->this_cpu). */
+/** Charge one probe of cpu's rq to the waker (by distance from sim->this_cpu, or by its line's state). */
 void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
+/** The uncontended latency of moving a line between CPUs a and b: cost.probe_* by distance (probe_self_ns if a == b). */
+uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b);
+
+/* coherence.c: the lines of scheduler state (docs/model.md "Contention"). */
+void ss_cline_init(struct ss_sim *sim);
+void ss_cline_free(struct ss_sim *sim);
+/**
+ * What reading line l costs CPU reader at simulated time t (ns) — hit_ns if
+ * the reader holds a valid copy — and the read itself: the reader holds a
+ * copy after.
+ */
+uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t, uint64_t hit_ns);
+/** writer wrote line l: every other copy is invalid. */
+static inline void ss_cline_write(struct ss_sim *sim, struct ss_cline *l, unsigned writer)
+{
+	if (!sim->coherence)
+		return;
+	for (unsigned w = 0; w < sim->nr_words; w++)
+		l->sharers[w] = 0;
+	l->sharers[writer / 64] = UINT64_C(1) << (writer % 64);
+	l->writer = writer;
+}
+/** The owner's or another CPU's write of cpu's rq line. */
+static inline void ss_rq_line_write(struct ss_sim *sim, unsigned cpu, unsigned writer)
+{
+	if (sim->coherence)
+		ss_cline_write(sim, &sim->cl_rq[cpu], writer);
+}
+/** A write of the sd_llc_shared line of LLC llc_index (topology cpu[].llc_index), by writer. */
+void ss_llc_line_write(struct ss_sim *sim, unsigned llc_index, unsigned writer);
+/**
+ * Take rq's lock at simulated time t (ns, >= sim->now) for hold ns, by CPU
+ * taker: the wait until a free interval of that length (ns); the lock is
+ * then held [t + wait, t + wait + hold). Counts the acquisition, and the
+ * wait in lost.rq_lock and the rq's contention figures.
+ */
+uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
+		    enum ss_lock_taker kind);
 unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
 uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);

@@ -150,6 +150,8 @@ bool ss_state_set_cpu(struct ss_sim *sim, unsigned cpu, const struct ss_cpu_desc
 	rq->cfs_avg.avg.util_est.enqueued = (uint32_t)cs->util_est;
 	rq->ttwu_pending = cs->ttwu_pending ? 1 : 0;
 	rq->wake_inflight = 0;
+	rq->claim_min = 0;                                   /* a pending wakeup is claimed already */
+	ss_rq_line_write(sim, cpu, cpu);                     /* its owner just wrote it */
 	rq->idle_state = (int8_t)cs->idle_state;
 	if (cs->nr_running)
 		ss_cpumask_clear_cpu(sim->nohz_idle_cpus_mask, cpu);
@@ -238,6 +240,14 @@ static void step_begin(struct ss_sim *sim)
 	g_array_set_size(sim->state_ext->probes, 0);
 	sim->state_ext->recording = true;
 	sim->scan_cost = 0;
+	/* a step is one wakeup on its own: no transfer of another is queued at
+	 * any line's home (the copies the waker read before stay valid) */
+	if (sim->coherence)
+		for (unsigned i = 0; i < sim->nr_cpus + sim->topo->nr_llc_shared; i++) {
+			struct ss_cline *l = i < sim->nr_cpus ? &sim->cl_rq[i] : &sim->cl_llc[i - sim->nr_cpus];
+			l->backlog = 0;
+			l->t_last = 0;
+		}
 }
 
 static int step_end(struct ss_sim *sim, int cpu, struct ss_placement *out)

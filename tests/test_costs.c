@@ -274,10 +274,35 @@ static void test_rq_lock_serialises(void **state)
 	static const char *const off[] = { "cost.rq_lock_ns=0", "balance.load_balance=0", NULL };
 	struct ss_results *b = run(t, w, "prev_cpu", off, 1000000, 10000000);
 
-	/* ~96 rounds in 10 ms, up to 1200 ns of waiting each */
-	assert_true(a->transactions > 350);
-	assert_in_range(a->lost.rq_lock, 40000, 96 * 1200);
+	static const char *const ttwu_only[] = { "cost.rq_lock_all=0", "balance.load_balance=0", NULL };
+	struct ss_results *c = run(t, w, "prev_cpu", ttwu_only, 1000000, 10000000);
+	const struct ss_contention_stats *ca = &a->contention, *cc = &c->contention;
+
+	/* remote direct enqueues only: each round's four wakers wait 0, 200,
+	 * 400 and 600 ns, exactly */
+	assert_true(c->transactions > 350);
+	assert_int_equal(cc->lock_acquires[SS_LOCK_SCHEDULE] + cc->lock_acquires[SS_LOCK_DRAIN] +
+				 cc->lock_acquires[SS_LOCK_BALANCE], 0);
+	{
+		/* (the window may cut a round at each end) */
+		uint64_t rounds = cc->lock_acquires[SS_LOCK_TTWU] / 4;
+		assert_in_range(c->lost.rq_lock, rounds * 1200 - 1200, rounds * 1200 + 1200);
+		assert_in_range(cc->lock_contended[SS_LOCK_TTWU], rounds * 3 - 3, rounds * 3 + 3);
+		assert_int_equal(c->lost.rq_lock % 200, 0);
+	}
+	/* with the owner's __schedule() taking it too: the wakers still wait
+	 * for each other, and CPU 0's switches (the sleepers preempting the
+	 * hog) sometimes wait for the wakers */
+	assert_true(a->transactions > 250);
+	assert_in_range(ca->lock_wait_ns[SS_LOCK_TTWU], ca->lock_acquires[SS_LOCK_TTWU] / 4 * 1200,
+			ca->lock_acquires[SS_LOCK_TTWU] / 4 * 2000);
+	assert_true(ca->lock_contended[SS_LOCK_SCHEDULE] > 0);
+	assert_int_equal(a->lost.rq_lock, ca->lock_wait_ns[SS_LOCK_TTWU] + ca->lock_wait_ns[SS_LOCK_SCHEDULE] +
+						  ca->lock_wait_ns[SS_LOCK_DRAIN] + ca->lock_wait_ns[SS_LOCK_BALANCE]);
 	assert_int_equal(b->lost.rq_lock, 0);
+	for (unsigned k = 0; k < SS_LOCK_NR; k++)
+		assert_int_equal(b->contention.lock_acquires[k], 0);
+	ss_results_free(c);
 	ss_results_free(a);
 	ss_results_free(b);
 	ss_workload_free(w);
@@ -325,7 +350,8 @@ static void test_each_cost_zero(void **state)
 	}
 	{
 		const char *const sets[] = { "cost.probe_self_ns=0", "cost.probe_smt_ns=0", "cost.probe_cluster_ns=0",
-					     "cost.probe_llc_ns=0", "cost.probe_package_ns=0", "cost.probe_remote_ns=0", NULL };
+					     "cost.probe_llc_ns=0", "cost.probe_package_ns=0", "cost.probe_remote_ns=0",
+					     "cost.line_cached_ns=0", NULL };
 		struct ss_results *r = run(t, w, "sis_prop", sets, 5000000, 20000000);
 		assert_true(base->lost.probe > 0);
 		assert_int_equal(r->lost.probe, 0);

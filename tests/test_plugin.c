@@ -213,9 +213,9 @@ static void test_plugin_copy_of_sis_util(void **state)
 	const char *name = NULL;
 	assert_true(ss_policy_plugin_load(SS_PLUGIN_DIR "/plugin_sis_util_copy.so", &name, &err));
 	assert_string_equal(name, "test_sis_util_copy");
-	/* 70 %, short: SIS_UTIL both skips scans (nr_idle_scan == 0) and probes with a budget that runs out */
-	struct ss_run_config cb = config(kunpeng, netperf, "sis_util", 70);
-	struct ss_run_config cc = config(kunpeng, netperf, "test_sis_util_copy", 70);
+	/* 80 %, short: SIS_UTIL both skips scans (nr_idle_scan == 0) and probes with a budget that runs out */
+	struct ss_run_config cb = config(kunpeng, netperf, "sis_util", 80);
+	struct ss_run_config cc = config(kunpeng, netperf, "test_sis_util_copy", 80);
 	cb.warmup_ns = cc.warmup_ns = cb.duration_ns = cc.duration_ns = 20000000;
 	/* booted at t = 0: the budgets start at 0 and the first LLC balances come in the window (a skip regime) */
 	cb.params.idle_before_ns = cc.params.idle_before_ns = 0;

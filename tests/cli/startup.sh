@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 	--warmup 5ms --duration 1ms --trace "$tmp/np.trace" --trace-window 0..5ms -q --json "$tmp/np.json"
 python3 - "$tmp/np.trace" <<'PY'
 import re, sys
-fork, new, woke = {}, {}, {}
+fork, new, woke, moved = {}, {}, {}, {}
 for l in open(sys.argv[1]):
     m = re.search(r"\[(\d+)\].*find_idlest_cpu: comm=(\S+) pid=(\d+) parent_cpu=(\d+) levels=(\S+) result=(\d+)", l)
     if m:
@@ -36,15 +36,20 @@ for l in open(sys.argv[1]):
     m = re.search(r"sched_wakeup: comm=netserver pid=(\d+) prio=\d+ target_cpu=(\d+)", l)
     if m and int(m.group(1)) not in woke:
         woke[int(m.group(1))] = int(m.group(2))
+    m = re.search(r"sched_migrate_task: comm=netserver pid=(\d+) prio=\d+ orig_cpu=\d+ dest_cpu=(\d+)", l)
+    if m and int(m.group(1)) in woke:
+        moved.setdefault(int(m.group(1)), []).append(int(m.group(2)))
 assert len(fork) == 64, len(fork)
 for i in range(32):
     h, ns, c, s = 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4
     comm_c, on_c, parent_c, cpu_c = fork[c]
     comm_s, on_s, parent_s, cpu_s = fork[s]
     assert comm_c == "client" and comm_s == "server", (fork[c], fork[s])
-    # the harness forks on CPU 0; netserver forks where the connect woke it
+    # the harness forks on CPU 0; netserver forks where the connect woke it,
+    # or where the balancer moved it before it ran (its wakeup stacked on a
+    # CPU another task took during the client's scan: cost.claim_after_scan)
     assert on_c == parent_c == 0, fork[c]
-    assert on_s == parent_s == woke[ns], (fork[s], woke.get(ns))
+    assert on_s == parent_s == (moved[ns][-1] if ns in moved else woke[ns]), (fork[s], woke.get(ns), moved.get(ns))
     # each starts where its fork placement put it, client and server apart
     assert new[c] == cpu_c and new[s] == cpu_s, (new[c], cpu_c, new[s], cpu_s)
     assert cpu_c != cpu_s, (i, cpu_c, cpu_s)

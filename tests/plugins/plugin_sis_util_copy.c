@@ -20,7 +20,9 @@
 
 static int copy_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, bool has_idle_core, int target)
 {
-	long nr = (long)ss_nr_idle_scan(sim, (unsigned)target);
+	long nr;
+	ss_charge_llc_shared(sim, (unsigned)target);   /* READ_ONCE(sd_share->nr_idle_scan) */
+	nr = (long)ss_nr_idle_scan(sim, (unsigned)target);
 
 	if (nr == 0)
 		return -1;

@@ -38,7 +38,9 @@ static int cluster_first_scan(struct ss_sim *sim, struct ss_task *p, bool has_id
 {
 	struct cluster_first_state *st = ss_policy_state(sim);
 	const uint64_t *cluster = ss_cpu_cluster_mask(sim, (unsigned)target);
-	long nr = (long)ss_nr_idle_scan(sim, (unsigned)target);
+	long nr;
+	ss_charge_llc_shared(sim, (unsigned)target);   /* READ_ONCE(sd_share->nr_idle_scan) */
+	nr = (long)ss_nr_idle_scan(sim, (unsigned)target);
 	int cpu;
 
 	/* as SIS_UTIL: an LLC judged overloaded (nr_idle_scan == 0) is not scanned at all */

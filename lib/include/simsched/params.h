@@ -56,6 +56,14 @@ struct ss_params {
 	bool policy_set[8];
 	/* kernel., appended to keep the layout of the fields above */
 	uint64_t idle_before_ns;      /* how long the machine has been up and idle before t = 0, ns; 0 = booted at t = 0 */
+	/* cost., appended: contention (docs/model.md "Contention") */
+	uint64_t coherence;           /* 1: a probe of a rq (or of sd_llc_shared) costs by the state of its line: cached if not
+	                                 written since this CPU read it, else a transfer from its last writer; 0: cost.probe_* flat */
+	uint64_t line_cached_ns;      /* reading a line still valid in the reader's own cache (an L2 hit), ns */
+	uint64_t line_queue;          /* 1: transfers of one line queue at its home, one transfer time each */
+	uint64_t claim_after_scan;    /* 1: the CPU a wakeup chose is taken only when its scan is over (ttwu_pending set,
+	                                 or the enqueue under the rq lock); 0: at the decision */
+	uint64_t rq_lock_all;         /* 1: schedule(), wake-list drains and the balancer's detaches take the rq lock too */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */

@@ -151,10 +151,22 @@ unsigned ss_nr_idle_scan(const struct ss_sim *sim, unsigned cpu);
 /** test_idle_cores(cpu): sd_llc_shared(cpu)->has_idle_cores. */
 bool ss_llc_has_idle_cores(const struct ss_sim *sim, unsigned cpu);
 /**
- * Charge reading cpu's runqueue to the waker: the probe cost by distance
- * from ss_waker_cpu() (cost.probe_*), counted as one runqueue scanned.
+ * Charge reading cpu's runqueue to the waker, counted as one runqueue
+ * scanned: with cost.coherence (the default) by the state of that rq's
+ * line (a hit in the waker's cache, or a transfer from the CPU that wrote
+ * it last, queued behind other transfers of the line; docs/model.md
+ * "Contention"), else by distance from ss_waker_cpu() (cost.probe_*).
  */
 void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
+/**
+ * Charge the waker one read of cpu's LLC's sd_llc_shared line
+ * (has_idle_cores, nr_idle_scan) where the kernel reads it in a wakeup
+ * (test_idle_cores(), READ_ONCE(sd_share->nr_idle_scan) in
+ * select_idle_cpu(), fair.c v6.6): priced as a probe's line under
+ * cost.coherence, nothing without it. Not a runqueue scanned.
+ * ss_nr_idle_scan() and ss_llc_has_idle_cores() charge nothing.
+ */
+void ss_charge_llc_shared(struct ss_sim *sim, unsigned cpu);
 
 /* ------------------------------------------------------------ the wakeup */
 

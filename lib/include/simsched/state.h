@@ -108,7 +108,8 @@ struct ss_probe {
 	unsigned cpu;
 	bool idle;                /* available_idle_cpu() of it when it was read */
 	unsigned nr_running;      /* its nr_running then */
-	uint64_t cost_ns;         /* the probe cost charged to the waker (cost.probe_*, by distance) */
+	uint64_t cost_ns;         /* the probe cost charged to the waker: by its line's state with cost.coherence
+	                             (no transfer of another step queued), else cost.probe_* by distance */
 };
 
 /** What a placement step did. */
@@ -116,7 +117,7 @@ struct ss_placement {
 	int cpu;                       /* the step's answer (a CPU, or -1 where the step may return it) */
 	unsigned nr_probes;            /* runqueues probed, in order */
 	const struct ss_probe *probes; /* nr_probes entries, owned by the state, valid until its next step */
-	uint64_t scan_cost_ns;         /* Σ cost_ns */
+	uint64_t scan_cost_ns;         /* Σ cost_ns (an sd_llc_shared read is not a probe and not in it) */
 };
 
 /**

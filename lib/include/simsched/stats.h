@@ -41,6 +41,8 @@ struct ss_cpu_stats {
 	uint64_t wakeups;          /* tasks woken onto this CPU */
 	uint64_t nr_running_ns;    /* Σ nr_running × ns (time-weighted mean runqueue depth numerator) */
 	uint64_t probed;           /* times its rq was probed by a wakeup scan (ss_charge_probe); per_cpu[].rqs_probed */
+	/* its rq lock (cost.rq_lock_ns): acquisitions, those that waited, and the waits, ns */
+	uint64_t rq_lock_acquires, rq_lock_contended, rq_lock_wait_ns;
 };
 
 /**
@@ -119,6 +121,34 @@ struct ss_time_lost {
 	uint64_t smt;               /* running slower while SMT siblings were busy */
 	uint64_t memory_bandwidth;  /* running slower while the home node's bandwidth was oversubscribed */
 	uint64_t rq_lock;           /* wakers waiting for a remote rq lock held by other wakers */
+};
+
+/** Takers of a rq lock (struct ss_contention_stats). */
+enum ss_lock_taker {
+	SS_LOCK_TTWU,       /* a remote direct enqueue: ttwu_queue() -> rq_lock(target) */
+	SS_LOCK_DRAIN,      /* the target draining its wake list: sched_ttwu_pending() */
+	SS_LOCK_SCHEDULE,   /* the owner's __schedule() */
+	SS_LOCK_BALANCE,    /* load_balance()'s detach_tasks() under the busiest rq's lock */
+	SS_LOCK_NR
+};
+
+/**
+ * Contention figures over the measured window (docs/model.md "Contention",
+ * docs/output.md "contention"): the coherence of scheduler lines
+ * (cost.coherence), rq locks (cost.rq_lock_ns) and wakeups that stacked
+ * on a CPU another wakeup took during their scan (cost.claim_after_scan).
+ */
+struct ss_contention_stats {
+	uint64_t line_reads;         /* reads through the line model: rq probes and sd_llc_shared reads */
+	uint64_t line_reads_llc;     /* of those, sd_llc_shared reads */
+	uint64_t line_hits;          /* reads of a line still valid in the reader's cache (cost.line_cached_ns) */
+	uint64_t line_transfer_ns;   /* Σ uncontended transfer latency of the other reads, ns */
+	uint64_t line_queued;        /* reads that waited at the line's home behind other transfers */
+	uint64_t line_queue_ns;      /* Σ of those waits, ns (a part of time_lost.probe) */
+	uint64_t lock_acquires[SS_LOCK_NR], lock_contended[SS_LOCK_NR], lock_wait_ns[SS_LOCK_NR];
+	uint64_t wakeups_chose_idle; /* wakeups whose chosen CPU was idle at the decision */
+	uint64_t wakeups_stacked;    /* of those, enqueued on a CPU that another wakeup, whose scan also found it idle, took
+	                                between this one's decision and its enqueue */
 };
 
 #define SS_STATS_IDLE_STATES 8
@@ -220,6 +250,7 @@ struct ss_results {
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */
+	struct ss_contention_stats contention;
 };
 
 void ss_results_free(struct ss_results *r);
