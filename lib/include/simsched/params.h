@@ -56,6 +56,8 @@ struct ss_params {
 	bool policy_set[8];
 	/* kernel., appended to keep the layout of the fields above */
 	uint64_t idle_before_ns;      /* how long the machine has been up and idle before t = 0, ns; 0 = booted at t = 0 */
+	/* stats., appended likewise */
+	uint64_t startup_window_ns;   /* the start of the run the startup figures cover, from t = 0, ns (default 100 ms) */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */
