@@ -513,12 +513,68 @@ void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ statistics */
 
+/*
+ * Start-up figures (docs/output.md "Start-up"): add weight × the part of
+ * [from, now) before the end of stats.startup_window_ns to *sum and to the
+ * slices it falls in (at most SS_STARTUP_SLICES). Called only for an
+ * interval that starts in that window: after it, the callers pay one
+ * branch on a time they already hold.
+ */
+static __attribute__((noinline)) void startup_add(struct ss_sim *sim, uint64_t *sum, uint64_t *slice,
+						   uint64_t from, uint64_t weight)
+{
+	uint64_t w = sim->startup_end, to = sim->now < w ? sim->now : w;
+
+	if (to <= from || !weight)
+		return;
+	*sum += weight * (to - from);
+	for (unsigned k = (unsigned)(from * SS_STARTUP_SLICES / w); from < to; k++) {
+		uint64_t hi = ss_startup_slice_start(w, k + 1);
+
+		if (hi > to)
+			hi = to;
+		slice[k] += weight * (hi - from);
+		from = hi;
+	}
+}
+
+/* rq's busy time since rq->busy_since into the start-up figures (curr != NULL) */
+static inline void startup_busy(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_startup_stats *st = &sim->res->startup;
+
+	if (__builtin_expect(rq->busy_since < sim->startup_end, 0))
+		startup_add(sim, &st->cpu[rq->cpu].busy_ns, st->slice_busy_ns, rq->busy_since, 1);
+}
+
+/* rq's depth rq->acct_depth since rq->depth_since into the start-up figures (an allowed CPU) */
+static inline void startup_depth(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_startup_stats *st = &sim->res->startup;
+
+	if (__builtin_expect(rq->depth_since < sim->startup_end, 0))
+		startup_add(sim, &st->cpu[rq->cpu].nr_running_ns, st->slice_nr_running_ns, rq->depth_since, rq->acct_depth);
+}
+
+/* rq's depth changes to depth at a time its last depth began before the end of the start-up window */
+static __attribute__((noinline)) void startup_depth_change(struct ss_sim *sim, struct ss_rq *rq, unsigned depth)
+{
+	struct ss_startup_cpu *sc = &sim->res->startup.cpu[rq->cpu];
+
+	startup_add(sim, &sc->nr_running_ns, sim->res->startup.slice_nr_running_ns, rq->depth_since, rq->acct_depth);
+	if (sim->now < sim->startup_end && depth > sc->nr_running_max)
+		sc->nr_running_max = depth;
+}
+
 static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
 {
-	if (rq->curr && sim->measuring) {
-		uint64_t from = rq->busy_since > sim->measure_start ? rq->busy_since : sim->measure_start;
-		if (sim->now > from)
-			sim->res->cpu[rq->cpu].busy_ns += sim->now - from;
+	if (rq->curr) {
+		if (sim->measuring) {
+			uint64_t from = rq->busy_since > sim->measure_start ? rq->busy_since : sim->measure_start;
+			if (sim->now > from)
+				sim->res->cpu[rq->cpu].busy_ns += sim->now - from;
+		}
+		startup_busy(sim, rq);
 	}
 	rq->busy_since = sim->now;
 }
@@ -633,6 +689,8 @@ static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *si
 			sim->res->rq_depth_ns[rq->acct_depth < SS_RQ_DEPTH_MAX ? rq->acct_depth : SS_RQ_DEPTH_MAX - 1] += d;
 			sim->res->cpu[rq->cpu].nr_running_ns += (uint64_t)rq->acct_depth * d;
 		}
+		if (__builtin_expect(rq->depth_since < sim->startup_end, 0))
+			startup_depth_change(sim, rq, depth);
 		rq->depth_since = sim->now;
 		rq->acct_depth = depth;
 	}
@@ -2194,9 +2252,16 @@ static void reset_stats(struct ss_sim *sim)
 	r->policy_redirects = 0;
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_cpu_stats *cs = &r->cpu[c];
+		struct ss_rq *rq = &sim->rq[c];
+
 		memset(cs, 0, sizeof *cs);
-		sim->rq[c].busy_since = sim->now;
-		sim->rq[c].depth_since = sim->now;
+		/* the start-up figures run on from t = 0: what they have not taken yet first */
+		if (rq->curr)
+			startup_busy(sim, rq);
+		if (rq->acct_on)
+			startup_depth(sim, rq);
+		rq->busy_since = sim->now;
+		rq->depth_since = sim->now;
 	}
 	for (unsigned l = 0; l < sim->topo->nr_llc_shared; l++)
 		sim->acc_llc[l].since = sim->now;
@@ -2223,6 +2288,8 @@ static void finish_stats(struct ss_sim *sim)
 		r->cpu[c].util_avg = rq->cfs_avg.avg.util_avg;
 		if (rq->acct_on) {
 			uint64_t d = sim->now - rq->depth_since;
+
+			startup_depth(sim, rq);
 			r->rq_depth_ns[rq->acct_depth < SS_RQ_DEPTH_MAX ? rq->acct_depth : SS_RQ_DEPTH_MAX - 1] += d;
 			r->cpu[c].nr_running_ns += (uint64_t)rq->acct_depth * d;
 			rq->depth_since = sim->now;
@@ -2236,6 +2303,7 @@ static void finish_stats(struct ss_sim *sim)
 	if (sim->burst_win_end > sim->burst_win_start)   /* the last burst window, cut at the end */
 		r->burst_cover_ns += (sim->now < sim->burst_win_end ? sim->now : sim->burst_win_end) - sim->burst_win_start;
 	r->burst_window_ns = sim->params.burst_window_ns;
+	r->startup.end_ns = sim->now < sim->startup_end ? sim->now : sim->startup_end;
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		struct ss_sd_shared *sh = &sim->llc_shared[l];
 		r->llc[l].nr_idle_scan_weighted += (uint64_t)sh->nr_idle_scan * (sim->now - sh->nr_idle_scan_since);
@@ -2367,6 +2435,10 @@ static struct ss_results *results_new(struct ss_sim *sim, const struct ss_run_co
 		r->percentile_x10 = m->percentile_x10;
 	}
 	r->cpu = g_new0(struct ss_cpu_stats, sim->nr_cpus);
+	r->startup.window_ns = sim->startup_end;
+	r->startup.cpu = g_new0(struct ss_startup_cpu, sim->nr_cpus);
+	for (unsigned c = 0; c < sim->nr_cpus; c++)
+		r->startup.cpu[c].allowed = ss_cpumask_test(sim->allowed_mask, c);
 	r->nr_idle_states = t->nr_idle_states < SS_STATS_IDLE_STATES ? t->nr_idle_states : SS_STATS_IDLE_STATES;
 	for (unsigned i = 0; i < r->nr_idle_states; i++)
 		memcpy(r->idle_state_name[i], t->idle_state[i].name, sizeof r->idle_state_name[i]);
@@ -2420,6 +2492,7 @@ void ss_results_free(struct ss_results *r)
 	g_free(r->topology_file);
 	g_free(r->offline_cpus);
 	g_free(r->cpu_offline);
+	g_free(r->startup.cpu);
 	g_free(r->workload);
 	g_free(r->workload_file);
 	g_free(r->policy);
@@ -2548,6 +2621,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->nr_cpus = t->nr_cpus;
 	sim->nr_words = t->nr_words;
 	sim->params = cfg->params;
+	sim->startup_end = sim->params.startup_window_ns;
 	sim->trace = cfg->trace;
 	sim->trace_ctx = cfg->trace_ctx;
 	sim->on_migrate = cfg->on_migrate;

@@ -137,6 +137,132 @@ double ss_results_burst_makespan_ns(const struct ss_results *r)
 	return r->burst_completed ? (double)r->burst_makespan_ns / (double)r->burst_completed : NAN;
 }
 
+/*
+ * Start-up slice k (docs/output.md "Start-up"): its part of [0, end_ns) as
+ * [*from, *to); false when the run ended before it began.
+ */
+static bool startup_slice(const struct ss_startup_stats *st, unsigned k, uint64_t *from, uint64_t *to)
+{
+	*from = ss_startup_slice_start(st->window_ns, k);
+	*to = ss_startup_slice_start(st->window_ns, k + 1);
+	if (*to > st->end_ns)
+		*to = st->end_ns;
+	return *from < *to;
+}
+
+/* slice k's busy CPUs (busy CPU-time / its length) and mean nr_running over the allowed CPUs */
+static void startup_slice_means(const struct ss_results *r, unsigned k, uint64_t len, double *busy, double *depth)
+{
+	const struct ss_startup_stats *st = &r->startup;
+
+	*busy = round3((double)st->slice_busy_ns[k] / (double)len);
+	*depth = r->nr_allowed_cpus ? round3((double)st->slice_nr_running_ns[k] / ((double)len * r->nr_allowed_cpus)) : NAN;
+}
+
+static void startup_json(cJSON *root, const struct ss_results *r)
+{
+	const struct ss_startup_stats *st = &r->startup;
+	cJSON *o = cJSON_AddObjectToObject(root, "startup"), *a;
+
+	cJSON_AddNumberToObject(o, "window_ns", (double)st->window_ns);
+	cJSON_AddNumberToObject(o, "end_ns", (double)st->end_ns);
+	a = cJSON_AddArrayToObject(o, "series");
+	for (unsigned k = 0; k < SS_STARTUP_SLICES; k++) {
+		uint64_t from, to;
+		double busy, depth;
+		cJSON *e;
+
+		if (!startup_slice(st, k, &from, &to))
+			break;
+		startup_slice_means(r, k, to - from, &busy, &depth);
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "from_ns", (double)from);
+		cJSON_AddNumberToObject(e, "to_ns", (double)to);
+		cJSON_AddNumberToObject(e, "busy_cpus", busy);
+		add_num(e, "rq_depth_mean", depth);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "per_cpu");
+	for (unsigned c = 0; c < r->nr_cpus; c++) {
+		const struct ss_startup_cpu *sc = &st->cpu[c];
+		cJSON *e;
+
+		if (r->offline_cpus && r->cpu_offline && r->cpu_offline[c])
+			continue;   /* as per_cpu[]: no entry for an offline CPU */
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "cpu", c);
+		add_num(e, "busy_pct", pct(sc->busy_ns, st->end_ns));
+		add_num(e, "rq_depth_mean", mean3(sc->nr_running_ns, st->end_ns));
+		cJSON_AddNumberToObject(e, "rq_depth_max", sc->nr_running_max);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
+/*
+ * The text report's start-up block: the series in columns (one per slice),
+ * then the allowed CPUs by busy share and the deepest runqueue: a few
+ * lines whatever the number of CPUs.
+ */
+static void startup_text(GString *s, const struct ss_results *r)
+{
+	const struct ss_startup_stats *st = &r->startup;
+	static const char *const band[4] = { "<10 %", "10-50 %", "50-90 %", ">=90 %" };
+	unsigned nr_band[4] = { 0 }, max = 0, max_cpu = 0, nr_max = 0, n = 0;
+	uint64_t from, to;
+	char b[64];
+
+	g_string_append_printf(s, "\nstart-up (first %g ms from t = 0", (double)st->window_ns / 1e6);
+	if (st->end_ns < st->window_ns)
+		g_string_append_printf(s, "; the run ended at %g ms", (double)st->end_ns / 1e6);
+	g_string_append_printf(s, "; %u allowed CPUs)\n", r->nr_allowed_cpus);
+	if (!st->end_ns)
+		return;
+	g_string_append_printf(s, "  %-14s", "from (ms)");
+	for (unsigned k = 0; k < SS_STARTUP_SLICES && startup_slice(st, k, &from, &to); k++)
+		g_string_append_printf(s, " %6g", (double)from / 1e6);
+	g_string_append_printf(s, "\n  %-14s", "busy CPUs");
+	for (unsigned k = 0; k < SS_STARTUP_SLICES && startup_slice(st, k, &from, &to); k++) {
+		double busy, depth;
+
+		startup_slice_means(r, k, to - from, &busy, &depth);
+		g_string_append_printf(s, " %s", tnum(b, 6, 1, busy));
+	}
+	g_string_append_printf(s, "\n  %-14s", "mean rq depth");
+	for (unsigned k = 0; k < SS_STARTUP_SLICES && startup_slice(st, k, &from, &to); k++) {
+		double busy, depth;
+
+		startup_slice_means(r, k, to - from, &busy, &depth);
+		g_string_append_printf(s, " %s", tnum(b, 6, 2, depth));
+	}
+	for (unsigned c = 0; c < r->nr_cpus; c++) {
+		const struct ss_startup_cpu *sc = &st->cpu[c];
+		/* busy share in percent, compared exactly: busy × 100 against end × bound */
+		uint64_t p100 = sc->busy_ns * 100;
+
+		if (!sc->allowed)
+			continue;
+		nr_band[p100 < st->end_ns * 10 ? 0 : p100 < st->end_ns * 50 ? 1 : p100 < st->end_ns * 90 ? 2 : 3]++;
+		if (!n++ || sc->nr_running_max > max) {
+			max = sc->nr_running_max;
+			max_cpu = c;
+			nr_max = 1;
+		} else if (sc->nr_running_max == max) {
+			nr_max++;
+		}
+	}
+	g_string_append_printf(s, "\n  %-14s", "CPUs busy");
+	for (unsigned i = 0; i < 4; i++)
+		g_string_append_printf(s, " %s %u%s", band[i], nr_band[i], i < 3 ? "," : "");
+	g_string_append(s, "\n");
+	if (!n)
+		return;
+	if (nr_max > 1)
+		g_snprintf(b, sizeof b, " and %u more", nr_max - 1);
+	else
+		b[0] = '\0';
+	g_string_append_printf(s, "  %-14s %u (CPU %u%s)\n", "max rq depth", max, max_cpu, b);
+}
+
 static double throughput(const struct ss_results *r)
 {
 	return round3(ss_results_throughput(r));
@@ -565,6 +691,7 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(e, "rq_lock_wait_ns", (double)cs->rq_lock_wait_ns);
 		cJSON_AddItemToArray(a, e);
 	}
+	startup_json(root, r);
 	o = cJSON_AddObjectToObject(root, "engine");
 	cJSON_AddNumberToObject(o, "events", (double)r->events);
 
@@ -778,6 +905,7 @@ char *ss_results_to_text(const struct ss_results *r)
 			g_string_append_printf(s, " %s %llu", r->idle_state_name[i], (unsigned long long)r->idle_state_entries[i]);
 		g_string_append_printf(s, "  (IPIs saved by polling: %llu)\n", (unsigned long long)r->ipis_saved_polling);
 	}
+	startup_text(s, r);
 	g_string_append(s, "\nnr_idle_scan per LLC (time-weighted mean, final; mean cpu_util of the LLC at the last sample)\n");
 	for (unsigned l = 0; l < r->nr_llcs; l++) {
 		const struct ss_llc_stats *ls = &r->llc[l];

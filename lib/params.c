@@ -113,6 +113,9 @@ static const struct pdef pdefs[] = {
 	  "whatever the policy, in place of the SIS_PROP / SIS_UTIL budget (not the idle-core walk); 0 = off (the policy's budget)" },
 	{ "stats", "burst_window_ns", P_NS, F(burst_window_ns), 4000000, 1000, 10000000000, "ns",
 	  "the window after each burst that bursts.idle_with_work_pct covers (seed experiment S19: 4 ms); a measurement setting, changes no simulated behaviour" },
+	{ "stats", "startup_window_ns", P_NS, F(startup_window_ns), 100000000, 10000, 10000000000, "ns",
+	  "the start of the run that the startup figures cover, from t = 0 whatever --warmup is: per-CPU busy % and runqueue depth "
+	  "(nr_running), and their series in 10 slices of a tenth of it (docs/output.md \"Start-up\"); a measurement setting, changes no simulated behaviour" },
 };
 
 #define NR_PDEFS (sizeof pdefs / sizeof pdefs[0])

@@ -473,6 +473,7 @@ struct ss_sim {
 	struct ss_ftrace *ft;          /* --trace writer, NULL = none */
 	uint64_t ft_next;              /* ns: the trace window may open or close at an event at or after this */
 	uint64_t measure_start;
+	uint64_t startup_end;          /* ns: end of the start-up figures' window, stats.startup_window_ns (res->startup) */
 	bool timed_from_begin;         /* metric `from: begin`: the first transaction begin starts the measurement */
 	struct ss_results *res;
 	struct ss_event ev_sample, ev_warmup, ev_stop, ev_jiffy;

@@ -2,7 +2,8 @@
  * The counters simsched validate reads (docs/output.md): full_mask_fail_pct,
  * sis.by_budget, --set sis.nr_fixed, the affinity-aware idle with work
  * elsewhere, the burst figures, sis.nr_idle_scan_written_ns and
- * run.ended_ns, on small machines whose figures can be worked out by hand.
+ * run.ended_ns, and the start-up figures (busy % and runqueue depth from
+ * t = 0), on small machines whose figures can be worked out by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -578,6 +579,193 @@ static void test_ended_ns(void **state)
 	ss_topology_free(t);
 }
 
+/* The start-up figures of CPU c: busy and Σ nr_running × ns over [0, end_ns), ns; the largest nr_running. */
+static void assert_startup_cpu(const struct ss_results *r, unsigned c, uint64_t busy, uint64_t nr_running_ns, unsigned max)
+{
+	const struct ss_startup_cpu *sc = &r->startup.cpu[c];
+
+	if (sc->busy_ns != busy || sc->nr_running_ns != nr_running_ns || sc->nr_running_max != max)
+		fail_msg("CPU %u: busy %llu nr_running_ns %llu max %u (expected %llu %llu %u)", c,
+			 (unsigned long long)sc->busy_ns, (unsigned long long)sc->nr_running_ns, sc->nr_running_max,
+			 (unsigned long long)busy, (unsigned long long)nr_running_ns, max);
+}
+
+/*
+ * Start-up figures (docs/output.md "Start-up"), one CPU-bound task on CPU0
+ * of an otherwise idle 4-CPU machine from t = 0: CPU0 busy the whole
+ * 100 ms at depth 1, the others idle at depth 0; every 10 ms slice holds
+ * one busy CPU and a mean depth of 1/4. The figures run from t = 0
+ * whatever the measured window: a warmup that ends inside the start-up
+ * window changes nothing, a run that ends inside it cuts it (at 65 ms
+ * here: 6 full slices and half of the seventh), and stats.startup_window_ns
+ * sets its length (50 ms: 10 slices of 5 ms).
+ */
+static void test_startup_one_task(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	struct ss_workload *w = hog_on_cpu0();
+	static const uint64_t windows[][2] = { { 0, 200 * MS }, { 35 * MS, 200 * MS }, { 150 * MS, 1 * MS } };
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(windows); i++) {
+		struct ss_run_config c = config(t, w, "sis_util", windows[i][0], windows[i][1]);
+		struct ss_results *r = run(&c);
+
+		assert_int_equal(r->startup.window_ns, 100 * MS);
+		assert_int_equal(r->startup.end_ns, 100 * MS);
+		assert_startup_cpu(r, 0, 100 * MS, 100 * MS, 1);
+		for (unsigned cpu = 1; cpu < 4; cpu++)
+			assert_startup_cpu(r, cpu, 0, 0, 0);
+		for (unsigned k = 0; k < SS_STARTUP_SLICES; k++) {
+			assert_int_equal(r->startup.slice_busy_ns[k], 10 * MS);
+			assert_int_equal(r->startup.slice_nr_running_ns[k], 10 * MS);
+		}
+		char *j = ss_results_to_json(r), *txt = ss_results_to_text(r);
+		assert_non_null(strstr(j, "\"startup\":\t{\n\t\t\"window_ns\":\t100000000,\n\t\t\"end_ns\":\t100000000,\n"
+					  "\t\t\"series\":\t[{\n\t\t\t\t\"from_ns\":\t0,\n\t\t\t\t\"to_ns\":\t10000000,\n"
+					  "\t\t\t\t\"busy_cpus\":\t1,\n\t\t\t\t\"rq_depth_mean\":\t0.25\n"));
+		assert_non_null(strstr(j, "\"cpu\":\t0,\n\t\t\t\t\"busy_pct\":\t100,\n\t\t\t\t\"rq_depth_mean\":\t1,\n"
+					  "\t\t\t\t\"rq_depth_max\":\t1\n"));
+		assert_non_null(strstr(j, "\"cpu\":\t3,\n\t\t\t\t\"busy_pct\":\t0,\n\t\t\t\t\"rq_depth_mean\":\t0,\n"
+					  "\t\t\t\t\"rq_depth_max\":\t0\n"));
+		assert_non_null(strstr(txt, "\nstart-up (first 100 ms from t = 0; 4 allowed CPUs)\n"
+					    "  from (ms)           0     10     20     30     40     50     60     70     80     90\n"
+					    "  busy CPUs         1.0    1.0    1.0    1.0    1.0    1.0    1.0    1.0    1.0    1.0\n"
+					    "  mean rq depth    0.25   0.25   0.25   0.25   0.25   0.25   0.25   0.25   0.25   0.25\n"
+					    "  CPUs busy      <10 % 3, 10-50 % 0, 50-90 % 0, >=90 % 1\n"
+					    "  max rq depth   1 (CPU 0)\n"));
+		g_free(j);
+		g_free(txt);
+		ss_results_free(r);
+	}
+
+	/* the run ends at 65 ms, inside the window: 6.5 slices */
+	struct ss_run_config c = config(t, w, "sis_util", 35 * MS, 30 * MS);
+	struct ss_results *r = run(&c);
+	assert_int_equal(r->startup.end_ns, 65 * MS);
+	assert_startup_cpu(r, 0, 65 * MS, 65 * MS, 1);
+	for (unsigned k = 0; k < SS_STARTUP_SLICES; k++)
+		assert_int_equal(r->startup.slice_busy_ns[k], k < 6 ? 10 * MS : k == 6 ? 5 * MS : 0);
+	char *j = ss_results_to_json(r), *txt = ss_results_to_text(r);
+	assert_non_null(strstr(j, "\"from_ns\":\t60000000,\n\t\t\t\t\"to_ns\":\t65000000,\n\t\t\t\t\"busy_cpus\":\t1,\n"));
+	assert_null(strstr(j, "\"from_ns\":\t70000000"));
+	assert_non_null(strstr(txt, "\nstart-up (first 100 ms from t = 0; the run ended at 65 ms; 4 allowed CPUs)\n"
+				    "  from (ms)           0     10     20     30     40     50     60\n"));
+	g_free(j);
+	g_free(txt);
+	ss_results_free(r);
+
+	/* a 50 ms window: slices of 5 ms */
+	c = config(t, w, "sis_util", 0, 200 * MS);
+	set(&c, "stats.startup_window_ns=50ms");
+	r = run(&c);
+	assert_int_equal(r->startup.window_ns, 50 * MS);
+	assert_int_equal(r->startup.end_ns, 50 * MS);
+	assert_startup_cpu(r, 0, 50 * MS, 50 * MS, 1);
+	for (unsigned k = 0; k < SS_STARTUP_SLICES; k++)
+		assert_int_equal(r->startup.slice_busy_ns[k], 5 * MS);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+/*
+ * Start-up by hand on a 4-CPU machine, every cost 0: CPU0 runs a hog, CPU1
+ * a task that runs 25 ms and exits, CPU2 two hogs (depth 2), CPU3 nothing.
+ * Slices 0 and 1: 3 busy CPUs, depth (1 + 1 + 2) / 4 = 1; slice 2: CPU1
+ * busy 5 ms of it, 2.5 busy CPUs, depth 0.875; from slice 3 on: 2 busy
+ * CPUs, depth 0.75. By busy share: CPU3 below 10 %, CPU1 (25 %) in
+ * 10-50 %, CPU0 and CPU2 at >= 90 %; the deepest rq is CPU2's, 2.
+ */
+static void test_startup_by_hand(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	struct ss_workload *w = wl_from(
+		"name: start\ninstance: machine\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program:\n"
+		"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n"
+		"  - name: short\n    cpus: \"1\"\n    start_cpu: 1\n    program:\n      - run: 25ms\n"
+		"  - name: pair\n    count: 2\n    cpus: \"2\"\n    start_cpu: 2\n    program:\n"
+		"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+	struct ss_run_config c = config(t, w, "sis_util", 20 * MS, 200 * MS);
+	struct ss_results *r = run(&c);
+
+	assert_startup_cpu(r, 0, 100 * MS, 100 * MS, 1);
+	assert_startup_cpu(r, 1, 25 * MS, 25 * MS, 1);
+	assert_startup_cpu(r, 2, 100 * MS, 200 * MS, 2);
+	assert_startup_cpu(r, 3, 0, 0, 0);
+	for (unsigned k = 0; k < SS_STARTUP_SLICES; k++) {
+		uint64_t busy = k < 2 ? 30 * MS : k == 2 ? 25 * MS : 20 * MS;
+		uint64_t depth = k < 2 ? 40 * MS : k == 2 ? 35 * MS : 30 * MS;
+
+		assert_int_equal(r->startup.slice_busy_ns[k], busy);
+		assert_int_equal(r->startup.slice_nr_running_ns[k], depth);
+	}
+	char *txt = ss_results_to_text(r);
+	assert_non_null(strstr(txt, "\n  busy CPUs         3.0    3.0    2.5    2.0    2.0    2.0    2.0    2.0    2.0    2.0\n"
+				    "  mean rq depth    1.00   1.00   0.88   0.75   0.75   0.75   0.75   0.75   0.75   0.75\n"
+				    "  CPUs busy      <10 % 1, 10-50 % 1, 50-90 % 0, >=90 % 2\n"
+				    "  max rq depth   2 (CPU 2)\n"));
+	g_free(txt);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
+/*
+ * Six CPU-bound tasks forked from CPU0 at t = 0 (no start_cpu: the
+ * harness's fork path, find_idlest_cpu()) on a 4-CPU machine, with
+ * load_balance() moving nothing: the first four forks each find an idle
+ * CPU (CPU0, then 1, 2, 3: group_has_spare, most idle CPUs); the fifth and
+ * sixth find none idle anywhere and stay in the local group (its idle CPUs,
+ * 0, are not fewer than the idlest group's): CPU0. So CPU0 holds 3 tasks
+ * for the whole window, CPUs 1-3 one each; every CPU is busy throughout
+ * and every slice has 4 busy CPUs at a mean depth of 6 / 4.
+ */
+static void test_startup_forked(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	struct ss_workload *w = wl_from(
+		"name: forked\ninstance: machine\nmetric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n  - name: hog\n    count: 6\n    program:\n"
+		"      - loop:\n          forever: true\n          do:\n            - run: 10ms\n");
+	struct ss_run_config c = config(t, w, "sis_util", 0, 150 * MS);
+	set(&c, "balance.load_balance=0");
+	struct ss_results *r = run(&c);
+
+	assert_startup_cpu(r, 0, 100 * MS, 3 * 100 * MS, 3);
+	for (unsigned cpu = 1; cpu < 4; cpu++)
+		assert_startup_cpu(r, cpu, 100 * MS, 100 * MS, 1);
+	for (unsigned k = 0; k < SS_STARTUP_SLICES; k++) {
+		assert_int_equal(r->startup.slice_busy_ns[k], 4 * 10 * MS);
+		assert_int_equal(r->startup.slice_nr_running_ns[k], 6 * 10 * MS);
+	}
+	char *j = ss_results_to_json(r), *txt = ss_results_to_text(r);
+	assert_non_null(strstr(j, "\"busy_cpus\":\t4,\n\t\t\t\t\"rq_depth_mean\":\t1.5\n"));
+	assert_non_null(strstr(j, "\"cpu\":\t0,\n\t\t\t\t\"busy_pct\":\t100,\n\t\t\t\t\"rq_depth_mean\":\t3,\n"
+				  "\t\t\t\t\"rq_depth_max\":\t3\n"));
+	assert_non_null(strstr(txt, "  CPUs busy      <10 % 0, 10-50 % 0, 50-90 % 0, >=90 % 4\n"
+				    "  max rq depth   3 (CPU 0)\n"));
+	g_free(j);
+	g_free(txt);
+	ss_results_free(r);
+
+	/* the same with six CPUs: one fork each, depth 1 everywhere; the deepest rq is the first of six */
+	struct ss_topology *t6 = topo("name: flat6\nvendor: arm\ncores: \"0-5\"\n");
+	c = config(t6, w, "sis_util", 0, 150 * MS);
+	set(&c, "balance.load_balance=0");
+	r = run(&c);
+	for (unsigned cpu = 0; cpu < 6; cpu++)
+		assert_startup_cpu(r, cpu, 100 * MS, 100 * MS, 1);
+	txt = ss_results_to_text(r);
+	assert_non_null(strstr(txt, "  max rq depth   1 (CPU 0 and 5 more)\n"));
+	g_free(txt);
+	ss_results_free(r);
+	ss_topology_free(t6);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -591,6 +779,9 @@ int main(void)
 		cmocka_unit_test(test_nr_idle_scan_written),
 		cmocka_unit_test(test_up_and_idle),
 		cmocka_unit_test(test_ended_ns),
+		cmocka_unit_test(test_startup_one_task),
+		cmocka_unit_test(test_startup_by_hand),
+		cmocka_unit_test(test_startup_forked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,11 @@
 #     the LLC domain and writes the busy value; booted at t = 0
 #     (kernel.idle_before_ns=0) nothing is written in the first 10 ms and a
 #     short run warns.
+#  4. the startup figures (docs/output.md "Start-up") of netperf at 25 % on
+#     kunpeng920 over a 20 ms run: the harness's and netserver's 32 shares
+#     each start on CPU 0 (depth 64), and every CPU's busy %, mean and
+#     largest nr_running and each slice's busy CPUs equal what the run's
+#     trace gives (sched_switch, the nr_running_cpuN counters).
 #   startup.sh SIMSCHED_BINARY SOURCE_DIR
 set -euo pipefail
 bin=$1
@@ -107,5 +112,61 @@ assert j["sis"]["nr_idle_scan_written_ns"] is None
 assert any("before every LLC's nr_idle_scan was written" in w for w in j["warnings"]), j["warnings"]
 assert "before every LLC's nr_idle_scan was written" in open(f"{d}/spr-0.err").read()
 print("first busy tick ok:", up[:3])
+PY
+# 4. the startup figures against the trace
+"$bin" run -t "$src/topologies/kunpeng920.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" --load 25% \
+	--warmup 0 --duration 20ms --trace "$tmp/su.trace" --trace-ns -q --json "$tmp/su.json"
+python3 - "$tmp/su.trace" "$tmp/su.json" <<'PY'
+import json, re, sys
+st = json.load(open(sys.argv[2]))["startup"]
+end = st["end_ns"]
+# the window is 100 ms; the run ends at 20 ms: two 10 ms slices
+assert st["window_ns"] == 100000000 and end == 20000000, st
+assert [(s["from_ns"], s["to_ns"]) for s in st["series"]] == [(0, 10**7), (10**7, 2 * 10**7)], st["series"]
+busy, since, slices = {}, {}, [0, 0]
+depth, dmax, dsince, dval = {}, {}, {}, {}
+def ns(s):
+    a, b = s.rstrip(":").split(".")
+    return int(a) * 10**9 + int(b)
+def add_busy(c, a, b):
+    busy[c] = busy.get(c, 0) + b - a
+    for k in range(2):
+        lo, hi = max(a, k * 10**7), min(b, (k + 1) * 10**7)
+        slices[k] += max(0, hi - lo)
+for l in open(sys.argv[1]):
+    if l.startswith("#"):
+        continue
+    f = l.split()
+    cpu, t, ev = int(f[1][1:-1]), ns(f[3]), f[4]
+    if ev == "sched_switch:":
+        # busy from a switch to a task to the next switch to the idle task
+        prev = int(re.search(r" prev_pid=(\d+)", l).group(1))
+        nxt = int(re.search(r" next_pid=(\d+)", l).group(1))
+        if prev and cpu in since:
+            add_busy(cpu, since.pop(cpu), t)
+        if nxt:
+            since[cpu] = t
+    m = re.search(r"C\|0\|nr_running_cpu(\d+)\|(\d+)", l)
+    if m:
+        c, v = int(m.group(1)), int(m.group(2))
+        if c in dsince:
+            depth[c] = depth.get(c, 0) + dval[c] * (t - dsince[c])
+        dsince[c], dval[c] = t, v
+        dmax[c] = max(dmax.get(c, 0), v)
+for c, t0 in since.items():
+    add_busy(c, t0, end)
+for c in dsince:
+    depth[c] = depth.get(c, 0) + dval[c] * (end - dsince[c])
+pc = {e["cpu"]: e for e in st["per_cpu"]}
+assert sorted(pc) == list(range(128)), sorted(pc)
+for c, e in pc.items():
+    # JSON rounds to 3 decimals
+    assert abs(e["busy_pct"] - 100 * busy.get(c, 0) / end) <= 0.0005, (c, e, busy.get(c))
+    assert abs(e["rq_depth_mean"] - depth.get(c, 0) / end) <= 0.0005, (c, e, depth.get(c))
+    assert e["rq_depth_max"] == dmax.get(c, 0), (c, e, dmax.get(c))
+assert pc[0]["rq_depth_max"] == 64, pc[0]
+for k, s in enumerate(st["series"]):
+    assert abs(s["busy_cpus"] - slices[k] / 1e7) <= 0.0005, (s, slices[k])
+print("startup figures ok:", st["series"])
 PY
 echo "startup ok"

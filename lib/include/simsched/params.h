@@ -64,6 +64,8 @@ struct ss_params {
 	uint64_t claim_after_scan;    /* 1: the CPU a wakeup chose is taken only when its scan is over (ttwu_pending set,
 	                                 or the enqueue under the rq lock); 0: at the decision */
 	uint64_t rq_lock_all;         /* 1: schedule(), wake-list drains and the balancer's detaches take the rq lock too */
+	/* stats., appended likewise */
+	uint64_t startup_window_ns;   /* the start of the run the startup figures cover, from t = 0, ns (default 100 ms) */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */

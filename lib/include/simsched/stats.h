@@ -151,6 +151,37 @@ struct ss_contention_stats {
 	                                between this one's decision and its enqueue */
 };
 
+/*
+ * Start-up figures (docs/output.md "startup"): how the run starts, from t = 0
+ * over its first stats.startup_window_ns (default 100 ms), whatever the
+ * measured window (--warmup) is. The window is cut in SS_STARTUP_SLICES
+ * slices; slice k covers [ss_startup_slice_start(W, k), ss_startup_slice_start(W, k + 1)).
+ */
+#define SS_STARTUP_SLICES 10
+
+/** Start of start-up slice k (0..SS_STARTUP_SLICES) of a window of window_ns: k × window_ns / SS_STARTUP_SLICES, rounded down, ns from t = 0. */
+static inline uint64_t ss_startup_slice_start(uint64_t window_ns, unsigned k)
+{
+	return (uint64_t)k * window_ns / SS_STARTUP_SLICES;
+}
+
+/** One CPU's start-up figures over [0, ss_startup_stats.end_ns). */
+struct ss_startup_cpu {
+	uint64_t busy_ns;          /* time with a task running (curr != NULL), as ss_cpu_stats.busy_ns, ns */
+	uint64_t nr_running_ns;    /* Σ nr_running × ns (cfs nr_running, curr included): the time-weighted mean's numerator */
+	unsigned nr_running_max;   /* the largest nr_running the rq reached before window_ns (by the run's end if earlier), tasks */
+	bool allowed;              /* the CPU is one the workload may use (online, within --nodes); only those hold tasks */
+};
+
+struct ss_startup_stats {
+	uint64_t window_ns;        /* stats.startup_window_ns, ns */
+	uint64_t end_ns;           /* min(window_ns, the run's end): the figures cover [0, end_ns), ns from t = 0 */
+	/* per slice (SS_STARTUP_SLICES), Σ over CPUs within the slice's part of [0, end_ns) */
+	uint64_t slice_busy_ns[SS_STARTUP_SLICES];        /* busy time, CPU-ns */
+	uint64_t slice_nr_running_ns[SS_STARTUP_SLICES];  /* nr_running × ns */
+	struct ss_startup_cpu *cpu;                       /* nr_cpus; owned */
+};
+
 #define SS_STATS_IDLE_STATES 8
 /** select_idle_cpu budgets counted one by one (sis.by_budget); larger ones share the last bucket. */
 #define SS_SIC_BUDGET_MAX 256
@@ -251,6 +282,8 @@ struct ss_results {
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */
 	struct ss_contention_stats contention;
+	/* from t = 0, not the measured window: the first stats.startup_window_ns of the run */
+	struct ss_startup_stats startup;
 };
 
 void ss_results_free(struct ss_results *r);
