@@ -220,6 +220,17 @@ struct ss_results {
 	/* per CPU / per LLC */
 	struct ss_cpu_stats *cpu;        /* nr_cpus */
 	struct ss_llc_stats *llc;        /* nr_llcs */
+	/*
+	 * Added (select_idle_cpu by walk kind; appended to keep the layout of
+	 * the fields above): the calls of sic_time split by the walk the call
+	 * made (docs/output.md select_idle_cpu.time_per_call_ns_idle_core):
+	 * the idle-core walk (has_idle_core: select_idle_core() over each core,
+	 * bounded by no scan budget) or the idle-CPU walk (every other call).
+	 * Their n sum to sic_calls, their counts and sums to sic_time's (which
+	 * the run fills from them at its end), their probes to sic_probes.
+	 */
+	struct ss_log2_hist sic_time_core, sic_time_cpu;   /* ns per call */
+	uint64_t sic_probes_core, sic_probes_cpu;          /* runqueues probed by those calls */
 };
 
 void ss_results_free(struct ss_results *r);
