@@ -2122,6 +2122,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(&r->sic_time, 0, sizeof r->sic_time);
 	memset(&r->sic_time_core, 0, sizeof r->sic_time_core);
 	memset(&r->sic_time_cpu, 0, sizeof r->sic_time_cpu);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
 	r->sic_probes_core = r->sic_probes_cpu = 0;
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
 	memset(r->sic_budget_calls, 0, sizeof r->sic_budget_calls);

@@ -5,6 +5,7 @@
  * hash-table order, so the same run gives the same bytes.
  */
 #define _XOPEN_SOURCE 700   /* realpath() */
+#include "simsched/compare.h"
 #include "simsched/sim.h"
 #include "simsched/workload.h"
 #include "simsched/error.h"
@@ -183,11 +184,13 @@ static cJSON *lat_json(const struct ss_lat_hist *h)
 	return o;
 }
 
-static cJSON *log2_json(const struct ss_log2_hist *h)
+/* a log2 histogram: count, mean (without_mean: none, for values truncated on the way in), buckets */
+static cJSON *log2_json_opt(const struct ss_log2_hist *h, bool with_mean)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)h->n);
-	add_num(o, "mean", mean3(h->sum, h->n));
+	if (with_mean)
+		add_num(o, "mean", mean3(h->sum, h->n));
 	cJSON *b = cJSON_AddArrayToObject(o, "buckets");
 	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++) {
 		if (!h->count[i])
@@ -199,6 +202,11 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 		cJSON_AddItemToArray(b, e);
 	}
 	return o;
+}
+
+static cJSON *log2_json(const struct ss_log2_hist *h)
+{
+	return log2_json_opt(h, true);
 }
 
 /*
@@ -427,6 +435,10 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "idle_cpu_rqs_probed", (double)r->sic_probes_cpu);
 	add_num(o, "probes_per_call_idle_core", ratio(r->sic_probes_core, r->sic_time_core.n));
 	add_num(o, "probes_per_call_idle_cpu", ratio(r->sic_probes_cpu, r->sic_time_cpu.n));
+	/* bpftrace's hist(nsecs / 1000): µs buckets, the seed threads' histogram */
+	cJSON_AddItemToObject(o, "time_per_call_us", log2_json_opt(&r->sic_time_us, false));
+	add_num(o, "time_per_call_mode_ns", ss_cmp_metric_value(SS_CMP_SIC_TIME_MODE_NS, r));
+	add_num(o, "time_per_call_8us_512us_pct", round3(ss_cmp_metric_value(SS_CMP_SIC_TIME_8US_512US_PCT, r)));
 	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
 
 	o = cJSON_AddObjectToObject(root, "sis");
@@ -725,11 +737,16 @@ char *ss_results_to_text(const struct ss_results *r)
 	if (r->sic_calls) {
 		/* by walk kind: the idle-core walk (has_idle_core, unbounded) and the idle-CPU walk */
 		const struct ss_log2_hist *hc = &r->sic_time_core, *hu = &r->sic_time_cpu;
+		char lab[32];
 		g_string_append_printf(s, "  (idle-core walk %s over %llu calls, %s probes/call; idle-CPU walk %s over %llu calls, "
 				       "%s probes/call)\n", tnum(b[0], 0, 1, hc->n ? (double)hc->sum / (double)hc->n : NAN),
 				       (unsigned long long)hc->n, tnum(b[1], 0, 2, ratio(r->sic_probes_core, hc->n)),
 				       tnum(b[2], 0, 1, hu->n ? (double)hu->sum / (double)hu->n : NAN), (unsigned long long)hu->n,
 				       tnum(b[3], 0, 2, ratio(r->sic_probes_cpu, hu->n)));
+		/* the mode (compare's sic_time_mode_ns) as bpftrace labels the µs bucket */
+		hist_label(lab, sizeof lab, ss_log2_hist_mode(&r->sic_time_us));
+		g_string_append_printf(s, "%-34s mode %s, %s of calls in [8, 512)\n", "  time per call, us log2 buckets", lab,
+				       tpct(b[0], ss_cmp_metric_value(SS_CMP_SIC_TIME_8US_512US_PCT, r)));
 	} else {
 		g_string_append_c(s, '\n');
 	}
@@ -770,6 +787,8 @@ char *ss_results_to_text(const struct ss_results *r)
 		hist_text(s, &r->sic_time_core, "nsecs_idle_core (time per select_idle_cpu call, idle-core walk)");
 		hist_text(s, &r->sic_time_cpu, "nsecs_idle_cpu (time per select_idle_cpu call, idle-CPU walk)");
 	}
+	if (r->sic_time_us.n)
+		hist_text(s, &r->sic_time_us, "usecs (time per select_idle_cpu call, nsecs / 1000)");
 	hist_text(s, &r->sis_scanned_hist, "rqs (runqueues scanned per select_idle_sibling call)");
 	return g_string_free(s, FALSE);
 }

@@ -227,8 +227,9 @@ static int select_idle_smt(struct ss_sim *sim, struct ss_task *p, unsigned targe
  * called in a plugin's scan — else an idle-CPU walk (the one SIS_PROP and
  * SIS_UTIL bound; select_idle_capacity() too). A plugin's scan is told
  * has_idle_core but counts as the walk it makes. The hot path pays one
- * histogram add and one add for the kind; the all-calls histogram sic_time
- * is the sum of the two, made at the end of the run (ss_sic_time_merge()).
+ * histogram add and one add for the kind, and one histogram add for the
+ * time in µs (sic_time_us); the all-calls histogram sic_time is the sum of
+ * the two kinds', made at the end of the run (ss_sic_time_merge()).
  */
 static inline void sic_enter(struct ss_sim *sim)
 {
@@ -243,8 +244,17 @@ static inline void sic_enter(struct ss_sim *sim)
 	}
 }
 
-/* Close a frame opened for target's LLC; returns cpu, the search's answer (-1: none). */
-static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
+/* ss_log2_hist_add() (stats.c) inlined for the three histograms every call adds to */
+static inline void sic_hist_add(struct ss_log2_hist *h, uint64_t v)
+{
+	h->count[v ? 64 - __builtin_clzll(v) : 0]++;
+	h->n++;
+	h->sum += v;
+}
+
+/* Close a frame opened for target's LLC; returns cpu, the search's answer (-1: none). Inlined at each
+ * search as it was before the split by kind made it big enough for the compiler to call it. */
+static inline __attribute__((always_inline)) int sic_exit(struct ss_sim *sim, int target, int cpu)
 {
 	struct ss_results *r = sim->res;
 	struct ss_llc_stats *ls;
@@ -272,9 +282,10 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 		r->sic_nr_exhausted++;
 	}
 	time = sim->scan_cost - sim->sic_cost0;
-	ss_log2_hist_add(sim->sic_core ? &r->sic_time_core : &r->sic_time_cpu, time);
+	sic_hist_add(sim->sic_core ? &r->sic_time_core : &r->sic_time_cpu, time);
 	*(sim->sic_core ? &r->sic_probes_core : &r->sic_probes_cpu) += probes;
-	ss_log2_hist_add(&r->sic_probes_hist, probes);
+	sic_hist_add(&r->sic_time_us, time / 1000);   /* bpftrace's hist(nsecs / 1000) */
+	sic_hist_add(&r->sic_probes_hist, probes);
 	return cpu;
 }
 

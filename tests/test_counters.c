@@ -775,6 +775,99 @@ static void test_sic_kind_run(void **state)
 	ss_topology_free(d);
 }
 
+/* ------------------------------------------------------------ the µs histogram and its S05 figures */
+
+/*
+ * One select_idle_cpu() call probing one runqueue at cost.probe_llc_ns =
+ * ns: its µs bucket is bpftrace's hist(ns / 1000) with integer division
+ * (7999 ns is 7 µs, [4, 8); 8000 ns 8 µs, [8, 16)).
+ */
+static unsigned us_bucket_of_call(const struct ss_topology *t, uint64_t ns)
+{
+	GError *err = NULL;
+	g_autofree char *cost = g_strdup_printf("cost.probe_llc_ns=%" G_GUINT64_FORMAT, ns);
+	const char *set[] = { cost, NULL };
+	struct ss_state_config sc = { .topo = t, .policy = "sis_util", .set = set, .nr_tasks = 1 };
+	struct ss_sim *s = ss_state_new(&sc, &err);
+	struct ss_placement pl;
+	unsigned b;
+
+	if (!s)
+		fail_msg("%s", err->message);
+	assert_true(ss_state_set_cpu(s, 0, &(struct ss_cpu_desc){ .nr_running = 1, .util_avg = 512, .idle_state = -1 }, &err));
+	s->measuring = true;
+	assert_int_equal(ss_state_select_idle_cpu(s, 0, 0, false, &pl), 1);
+	assert_int_equal(pl.scan_cost_ns, ns);
+	assert_int_equal(s->res->sic_time_us.n, 1);
+	b = ss_log2_hist_mode(&s->res->sic_time_us);
+	assert_int_equal(s->res->sic_time_us.count[b], 1);
+	assert_true(metric(s->res, "sic_time_mode_ns") == (b ? 1000.0 * (double)(UINT64_C(1) << (b - 1)) : 0.0));
+	assert_true(metric(s->res, "sic_time_8us_512us_pct") == (ns >= 8000 && ns < 512000 ? 100.0 : 0.0));
+	ss_state_free(s);
+	return b;
+}
+
+static void test_sic_time_us_buckets(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	assert_int_equal(us_bucket_of_call(t, 999), 0);        /* [0]: 0 us */
+	assert_int_equal(us_bucket_of_call(t, 1000), 1);       /* [1] */
+	assert_int_equal(us_bucket_of_call(t, 7999), 3);       /* [4, 8) */
+	assert_int_equal(us_bucket_of_call(t, 8000), 4);       /* [8, 16) */
+	assert_int_equal(us_bucket_of_call(t, 32000), 6);      /* [32, 64) */
+	assert_int_equal(us_bucket_of_call(t, 63999), 6);
+	assert_int_equal(us_bucket_of_call(t, 511999), 9);     /* [256, 512) */
+	assert_int_equal(us_bucket_of_call(t, 512000), 10);    /* [512, 1K) */
+	ss_topology_free(t);
+}
+
+/* add count calls of us µs each */
+static void add_us(struct ss_results *r, uint64_t us, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++)
+		ss_log2_hist_add(&r->sic_time_us, us);
+}
+
+/* The mode and the [8, 512) us share from known histograms; no calls: no value (NAN), never 0. */
+static void test_sic_time_us_metrics(void **state)
+{
+	struct ss_results *r = g_new0(struct ss_results, 1);
+
+	assert_true(isnan(metric(r, "sic_time_mode_ns")));
+	assert_true(isnan(metric(r, "sic_time_8us_512us_pct")));
+	/* the seed's histogram (seed 000 lines 26-44), in thousands of calls */
+	static const unsigned real[] = { 1, 5, 12, 239, 4042, 12357, 14820, 13048, 8235, 4508, 2600, 928, 219, 98, 38, 7, 0, 0 };
+	unsigned tot = 0, in = 0;
+	for (unsigned b = 0; b < G_N_ELEMENTS(real); b++) {
+		add_us(r, b ? UINT64_C(1) << (b - 1) : 0, real[b]);
+		tot += real[b];
+		in += b >= 4 && b <= 9 ? real[b] : 0;
+	}
+	assert_true(metric(r, "sic_time_mode_ns") == 32000.0);   /* [32, 64) us */
+	assert_true(fabs(metric(r, "sic_time_8us_512us_pct") - 100.0 * in / tot) < 1e-9);
+	assert_true(metric(r, "sic_time_8us_512us_pct") > 93.0 && metric(r, "sic_time_8us_512us_pct") < 93.5);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+
+	/* equal buckets: the lowest; the bucket edges 8 and 512 us */
+	add_us(r, 3, 5);     /* [2, 4) */
+	add_us(r, 8, 2);     /* [8, 16): in */
+	add_us(r, 511, 2);   /* [256, 512): in */
+	add_us(r, 512, 5);   /* [512, 1K): out */
+	add_us(r, 7, 1);     /* [4, 8): out */
+	assert_true(metric(r, "sic_time_mode_ns") == 2000.0);
+	assert_true(metric(r, "sic_time_8us_512us_pct") == 100.0 * 4 / 15);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+
+	/* every call under 1 us (today's model on S05): mode 0 ns, a value, not missing */
+	add_us(r, 0, 10);
+	assert_true(metric(r, "sic_time_mode_ns") == 0.0);
+	assert_true(metric(r, "sic_time_8us_512us_pct") == 0.0);
+	assert_int_equal(ss_log2_hist_mode(&r->sic_time_us), 0);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+	assert_int_equal(ss_log2_hist_mode(&r->sic_time_us), SS_LOG2_BUCKETS);
+	g_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -791,6 +884,8 @@ int main(void)
 		cmocka_unit_test(test_sic_kind_wakeups),
 		cmocka_unit_test(test_sic_kind_plugin),
 		cmocka_unit_test(test_sic_kind_run),
+		cmocka_unit_test(test_sic_time_us_buckets),
+		cmocka_unit_test(test_sic_time_us_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,8 @@ struct ss_lat_hist {
 };
 
 void ss_log2_hist_add(struct ss_log2_hist *h, uint64_t v);
+/** The fullest bucket of h (the lowest of equal ones), SS_LOG2_BUCKETS if h is empty. */
+unsigned ss_log2_hist_mode(const struct ss_log2_hist *h);
 void ss_lat_hist_add(struct ss_lat_hist *h, uint64_t v);
 /** Value at quantile q in [0,1]: the upper bound of the sub-bucket holding it (ns); 0 if empty. */
 uint64_t ss_lat_hist_quantile(const struct ss_lat_hist *h, double q);
@@ -231,6 +233,13 @@ struct ss_results {
 	 */
 	struct ss_log2_hist sic_time_core, sic_time_cpu;   /* ns per call */
 	uint64_t sic_probes_core, sic_probes_cpu;          /* runqueues probed by those calls */
+	/*
+	 * The time per call in µs as bpftrace's hist(nsecs / 1000) has it: the
+	 * log2 histogram of ns / 1000 (integer division), so bucket 0 holds
+	 * [0, 1) µs and bucket k ≥ 1 [2^(k-1), 2^k) µs (the compare metrics
+	 * sic_time_mode_ns and sic_time_8us_512us_pct read it).
+	 */
+	struct ss_log2_hist sic_time_us;
 };
 
 void ss_results_free(struct ss_results *r);
