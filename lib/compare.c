@@ -118,6 +118,33 @@ static double m_burst_makespan_ns(const struct ss_results *r)
 	return ss_results_burst_makespan_ns(r);
 }
 
+/*
+ * The time per select_idle_cpu() call as the seed threads' bpftrace
+ * histograms have it, hist((nsecs - @start) / 1000): log2 buckets of the
+ * integer µs (r->sic_time_us). The mode is the fullest bucket (the lowest of
+ * equal ones), given as its lower bound in ns: 0 for [0, 1) µs, 1000 for
+ * [1, 2) µs, 2^(k-1) × 1000 for [2^(k-1), 2^k) µs. No calls: no value.
+ */
+static double m_sic_time_mode_ns(const struct ss_results *r)
+{
+	unsigned best = ss_log2_hist_mode(&r->sic_time_us);
+	if (best == SS_LOG2_BUCKETS)
+		return NAN;
+	return best ? 1000.0 * (double)(UINT64_C(1) << (best - 1)) : 0.0;
+}
+
+/* % of the calls in [8, 512) µs: the µs buckets [8, 16) .. [256, 512), indices 4..9 (exact: ns in [8000, 512000)) */
+static double m_sic_time_8us_512us_pct(const struct ss_results *r)
+{
+	const struct ss_log2_hist *h = &r->sic_time_us;
+	uint64_t n = 0;
+	if (!h->n)
+		return NAN;
+	for (unsigned i = 4; i <= 9; i++)
+		n += h->count[i];
+	return 100.0 * (double)n / (double)h->n;
+}
+
 static double m_workload(const struct ss_results *r)
 {
 	return ss_results_metric_value(r);
@@ -163,6 +190,11 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 					"share of allowed CPUs idle 1 ms after a burst while some runqueue held >= 2 tasks, mean over bursts", 2 },
 	[SS_CMP_BURST_MAKESPAN_NS] = { "burst_makespan_ns", "ns", false, m_burst_makespan_ns,
 				       "from a burst to when every task it woke has blocked again or exited, mean over bursts", 2 },
+	[SS_CMP_SIC_TIME_MODE_NS] = { "sic_time_mode_ns", "ns", false, m_sic_time_mode_ns,
+				      "mode of the time per select_idle_cpu() call in bpftrace's log2 buckets of us (hist(nsecs / 1000)): "
+				      "the bucket's lower bound in ns (32000 for [32, 64) us, 0 for [0, 1) us)", 2 },
+	[SS_CMP_SIC_TIME_8US_512US_PCT] = { "sic_time_8us_512us_pct", "%", false, m_sic_time_8us_512us_pct,
+					    "select_idle_cpu() calls that took [8 us, 512 us) of probe time, % of the calls", 2 },
 };
 
 const struct ss_cmp_metric_info *ss_cmp_metric_info(enum ss_cmp_metric m)

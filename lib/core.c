@@ -2229,6 +2229,10 @@ static void reset_stats(struct ss_sim *sim)
 	r->sis_probes_total = r->scan_time_ns = 0;
 	memset(r->sis_outcome, 0, sizeof r->sis_outcome);
 	memset(&r->sic_time, 0, sizeof r->sic_time);
+	memset(&r->sic_time_core, 0, sizeof r->sic_time_core);
+	memset(&r->sic_time_cpu, 0, sizeof r->sic_time_cpu);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+	r->sic_probes_core = r->sic_probes_cpu = 0;
 	memset(&r->sic_probes_hist, 0, sizeof r->sic_probes_hist);
 	memset(r->sic_budget_calls, 0, sizeof r->sic_budget_calls);
 	memset(r->sic_budget_found, 0, sizeof r->sic_budget_found);
@@ -2282,6 +2286,7 @@ static void finish_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
 	r->lost.probe = r->scan_time_ns;
+	ss_sic_time_merge(r);
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		account_busy(sim, rq);

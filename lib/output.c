@@ -5,6 +5,7 @@
  * hash-table order, so the same run gives the same bytes.
  */
 #define _XOPEN_SOURCE 700   /* realpath() */
+#include "simsched/compare.h"
 #include "simsched/sim.h"
 #include "simsched/workload.h"
 #include "simsched/error.h"
@@ -309,11 +310,13 @@ static cJSON *lat_json(const struct ss_lat_hist *h)
 	return o;
 }
 
-static cJSON *log2_json(const struct ss_log2_hist *h)
+/* a log2 histogram: count, mean (without_mean: none, for values truncated on the way in), buckets */
+static cJSON *log2_json_opt(const struct ss_log2_hist *h, bool with_mean)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "count", (double)h->n);
-	add_num(o, "mean", mean3(h->sum, h->n));
+	if (with_mean)
+		add_num(o, "mean", mean3(h->sum, h->n));
 	cJSON *b = cJSON_AddArrayToObject(o, "buckets");
 	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++) {
 		if (!h->count[i])
@@ -325,6 +328,11 @@ static cJSON *log2_json(const struct ss_log2_hist *h)
 		cJSON_AddItemToArray(b, e);
 	}
 	return o;
+}
+
+static cJSON *log2_json(const struct ss_log2_hist *h)
+{
+	return log2_json_opt(h, true);
 }
 
 /*
@@ -565,6 +573,19 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "budget_exhausted", (double)r->sic_nr_exhausted);
 	cJSON_AddNumberToObject(o, "skipped_nr_idle_scan_0", (double)r->sic_skipped_nr0);
 	cJSON_AddItemToObject(o, "time_per_call_ns", log2_json(&r->sic_time));
+	/* by walk kind: the idle-core walk (has_idle_core, no budget bounds it) and the idle-CPU walk */
+	cJSON_AddItemToObject(o, "time_per_call_ns_idle_core", log2_json(&r->sic_time_core));
+	cJSON_AddItemToObject(o, "time_per_call_ns_idle_cpu", log2_json(&r->sic_time_cpu));
+	cJSON_AddNumberToObject(o, "idle_core_calls", (double)r->sic_time_core.n);
+	cJSON_AddNumberToObject(o, "idle_cpu_calls", (double)r->sic_time_cpu.n);
+	cJSON_AddNumberToObject(o, "idle_core_rqs_probed", (double)r->sic_probes_core);
+	cJSON_AddNumberToObject(o, "idle_cpu_rqs_probed", (double)r->sic_probes_cpu);
+	add_num(o, "probes_per_call_idle_core", ratio(r->sic_probes_core, r->sic_time_core.n));
+	add_num(o, "probes_per_call_idle_cpu", ratio(r->sic_probes_cpu, r->sic_time_cpu.n));
+	/* bpftrace's hist(nsecs / 1000): µs buckets, the seed threads' histogram */
+	cJSON_AddItemToObject(o, "time_per_call_us", log2_json_opt(&r->sic_time_us, false));
+	add_num(o, "time_per_call_mode_ns", ss_cmp_metric_value(SS_CMP_SIC_TIME_MODE_NS, r));
+	add_num(o, "time_per_call_8us_512us_pct", round3(ss_cmp_metric_value(SS_CMP_SIC_TIME_8US_512US_PCT, r)));
 	cJSON_AddItemToObject(o, "probes_per_call_hist", log2_json(&r->sic_probes_hist));
 
 	o = cJSON_AddObjectToObject(root, "sis");
@@ -862,8 +883,24 @@ char *ss_results_to_text(const struct ss_results *r)
 		}
 		g_string_append(s, "\n");
 	}
-	g_string_append_printf(s, "%-34s %s\n", "  time per call, mean (ns)",
+	g_string_append_printf(s, "%-34s %s", "  time per call, mean (ns)",
 			       tnum(b[0], 0, 1, r->sic_time.n ? (double)r->sic_time.sum / (double)r->sic_time.n : NAN));
+	if (r->sic_calls) {
+		/* by walk kind: the idle-core walk (has_idle_core, unbounded) and the idle-CPU walk */
+		const struct ss_log2_hist *hc = &r->sic_time_core, *hu = &r->sic_time_cpu;
+		char lab[32];
+		g_string_append_printf(s, "  (idle-core walk %s over %llu calls, %s probes/call; idle-CPU walk %s over %llu calls, "
+				       "%s probes/call)\n", tnum(b[0], 0, 1, hc->n ? (double)hc->sum / (double)hc->n : NAN),
+				       (unsigned long long)hc->n, tnum(b[1], 0, 2, ratio(r->sic_probes_core, hc->n)),
+				       tnum(b[2], 0, 1, hu->n ? (double)hu->sum / (double)hu->n : NAN), (unsigned long long)hu->n,
+				       tnum(b[3], 0, 2, ratio(r->sic_probes_cpu, hu->n)));
+		/* the mode (compare's sic_time_mode_ns) as bpftrace labels the µs bucket */
+		hist_label(lab, sizeof lab, ss_log2_hist_mode(&r->sic_time_us));
+		g_string_append_printf(s, "%-34s mode %s, %s of calls in [8, 512)\n", "  time per call, us log2 buckets", lab,
+				       tpct(b[0], ss_cmp_metric_value(SS_CMP_SIC_TIME_8US_512US_PCT, r)));
+	} else {
+		g_string_append_c(s, '\n');
+	}
 	g_string_append_printf(s, "%-34s %llu ns total on wakers\n", "probe cost (all SIS reads)",
 			       (unsigned long long)r->scan_time_ns);
 	sis_scan_text(s, r);
@@ -922,6 +959,13 @@ char *ss_results_to_text(const struct ss_results *r)
 	sis_scan_llc_text(s, r);
 	g_string_append(s, "\n");
 	hist_text(s, &r->sic_time, "nsecs (time per select_idle_cpu call)");
+	/* the two walk kinds, each when it has calls and the other too (else it is the histogram above again) */
+	if (r->sic_time_core.n && r->sic_time_cpu.n) {
+		hist_text(s, &r->sic_time_core, "nsecs_idle_core (time per select_idle_cpu call, idle-core walk)");
+		hist_text(s, &r->sic_time_cpu, "nsecs_idle_cpu (time per select_idle_cpu call, idle-CPU walk)");
+	}
+	if (r->sic_time_us.n)
+		hist_text(s, &r->sic_time_us, "usecs (time per select_idle_cpu call, nsecs / 1000)");
 	hist_text(s, &r->sis_scanned_hist, "rqs (runqueues scanned per select_idle_sibling call)");
 	return g_string_free(s, FALSE);
 }

@@ -221,12 +221,23 @@ static int select_idle_smt(struct ss_sim *sim, struct ss_task *p, unsigned targe
  * with ss_select_idle_cpu_nr() is one call. Its probes are the runqueues
  * charged (ss_charge_probe()) while it was open, its time the scan cost
  * charged meanwhile, its answer the outermost one.
+ *
+ * Its kind (the time per call by walk kind): an idle-core walk if any walk
+ * in the frame went core by core — select_idle_cpu() with has_idle_core,
+ * ss_select_idle_cpu_nr() passed has_idle_core, ss_select_idle_core()
+ * called in a plugin's scan — else an idle-CPU walk (the one SIS_PROP and
+ * SIS_UTIL bound; select_idle_capacity() too). A plugin's scan is told
+ * has_idle_core but counts as the walk it makes. The hot path pays one
+ * histogram add and one add for the kind, and one histogram add for the
+ * time in µs (sic_time_us); the all-calls histogram sic_time is the sum of
+ * the two kinds', made at the end of the run (ss_sic_time_merge()).
  */
 static inline void sic_enter(struct ss_sim *sim)
 {
 	if (sim->sic_depth++)
 		return;
 	sim->sic_budget_stop = false;
+	sim->sic_core = false;
 	sim->sic_budget_k = SS_SIC_BUDGET_UNSET;
 	if (sim->measuring) {
 		sim->sic_probes0 = sim->res->sis_probes_total;
@@ -234,12 +245,21 @@ static inline void sic_enter(struct ss_sim *sim)
 	}
 }
 
-/* Close a frame opened for target's LLC; returns cpu, the search's answer (-1: none). */
-static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
+/* ss_log2_hist_add() (stats.c) inlined for the three histograms every call adds to */
+static inline void sic_hist_add(struct ss_log2_hist *h, uint64_t v)
+{
+	h->count[v ? 64 - __builtin_clzll(v) : 0]++;
+	h->n++;
+	h->sum += v;
+}
+
+/* Close a frame opened for target's LLC; returns cpu, the search's answer (-1: none). Inlined at each
+ * search as it was before the split by kind made it big enough for the compiler to call it. */
+static inline __attribute__((always_inline)) int sic_exit(struct ss_sim *sim, int target, int cpu)
 {
 	struct ss_results *r = sim->res;
 	struct ss_llc_stats *ls;
-	uint64_t probes;
+	uint64_t probes, time;
 	unsigned k;
 
 	if (--sim->sic_depth || !sim->measuring)
@@ -262,9 +282,20 @@ static inline int sic_exit(struct ss_sim *sim, int target, int cpu)
 	} else if (sim->sic_budget_stop) {
 		r->sic_nr_exhausted++;
 	}
-	ss_log2_hist_add(&r->sic_time, sim->scan_cost - sim->sic_cost0);
-	ss_log2_hist_add(&r->sic_probes_hist, probes);
+	time = sim->scan_cost - sim->sic_cost0;
+	sic_hist_add(sim->sic_core ? &r->sic_time_core : &r->sic_time_cpu, time);
+	*(sim->sic_core ? &r->sic_probes_core : &r->sic_probes_cpu) += probes;
+	sic_hist_add(&r->sic_time_us, time / 1000);   /* bpftrace's hist(nsecs / 1000) */
+	sic_hist_add(&r->sic_probes_hist, probes);
 	return cpu;
+}
+
+void ss_sic_time_merge(struct ss_results *r)
+{
+	for (unsigned i = 0; i < SS_LOG2_BUCKETS; i++)
+		r->sic_time.count[i] = r->sic_time_core.count[i] + r->sic_time_cpu.count[i];
+	r->sic_time.n = r->sic_time_core.n + r->sic_time_cpu.n;
+	r->sic_time.sum = r->sic_time_core.sum + r->sic_time_cpu.sum;
 }
 
 /*
@@ -348,6 +379,8 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 
 	sim->scan_walked_all = false;
 	sic_enter(sim);
+	if (has_idle_core)
+		sim->sic_core = true;   /* the frame's kind: the idle-core walk */
 	ss_cpumask_and(cpus, sd->span, p->cpus_ptr, sim->nr_words);
 	if (ss_feat(sim->features, SS_FEAT_SIS_CLEAR_TARGET)) {
 		/*
@@ -759,6 +792,8 @@ int ss_select_idle_smt(struct ss_sim *sim, struct ss_task *p, int target)
 int ss_select_idle_core(struct ss_sim *sim, struct ss_task *p, int core, uint64_t *cpus, int *idle_cpu)
 {
 	unsigned probes = 0;
+	if (sim->sic_depth)   /* inside a plugin's search: it walks core by core */
+		sim->sic_core = true;
 	return select_idle_core(sim, p, (unsigned)core, cpus, idle_cpu, &probes);
 }
 
@@ -781,6 +816,8 @@ int ss_select_idle_cpu_nr(struct ss_sim *sim, struct ss_task *p, const uint64_t 
 	if (!sim->sic_depth)
 		sic_trace_begin(sim, &tr, *nr);
 	sic_enter(sim);
+	if (has_idle_core)
+		sim->sic_core = true;
 	sic_set_budget(sim, has_idle_core ? -1 : *nr);
 	cpu = select_idle_cpu_nr(sim, p, mask, target, has_idle_core, nr);
 	if (sim->sic_depth == 1)

@@ -466,6 +466,7 @@ struct ss_sim {
 	unsigned sic_depth;            /* frames open (nesting) */
 	uint64_t sic_probes0, sic_cost0; /* sis_probes_total and scan_cost at the outermost frame's entry */
 	bool sic_budget_stop;          /* a walk of the frame stopped on its budget with CPUs left */
+	bool sic_core;                 /* the frame made an idle-core walk (has_idle_core, select_idle_core()) */
 	unsigned sic_budget_k;         /* the frame's budget bucket (sic_budget_calls index), SS_SIC_BUDGET_UNSET: none yet */
 	/* statistics */
 	bool measuring;
@@ -607,6 +608,8 @@ int ss_util_fits_cpu(struct ss_sim *sim, unsigned long util, unsigned long uclam
 		     unsigned cpu);
 /** select_idle_capacity() (fair.c v6.6) over sd (sd_asym_cpucapacity of target); -1 if no CPU is idle. */
 int ss_select_idle_capacity(struct ss_sim *sim, struct ss_task *p, const struct ss_sched_domain *sd, int target);
+/** r->sic_time (every select_idle_cpu call) as the sum of its two kinds, sic_time_core and sic_time_cpu: at the end of a run. */
+void ss_sic_time_merge(struct ss_results *r);
 int ss_wake_affine(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int this_cpu,
 		   int prev_cpu, bool sync);
 bool ss_wake_wide(struct ss_sim *sim, struct ss_task *p);

@@ -15,6 +15,17 @@ void ss_log2_hist_add(struct ss_log2_hist *h, uint64_t v)
 	h->sum += v;
 }
 
+unsigned ss_log2_hist_mode(const struct ss_log2_hist *h)
+{
+	unsigned best = 0;
+	if (!h->n)
+		return SS_LOG2_BUCKETS;
+	for (unsigned i = 1; i < SS_LOG2_BUCKETS; i++)
+		if (h->count[i] > h->count[best])
+			best = i;
+	return best;
+}
+
 /* bucket index: values < SS_LAT_SUB map 1:1; above, log2 major × SS_LAT_SUB linear minor */
 static inline unsigned lat_bucket(uint64_t v)
 {

@@ -2,8 +2,9 @@
  * The counters simsched validate reads (docs/output.md): full_mask_fail_pct,
  * sis.by_budget, --set sis.nr_fixed, the affinity-aware idle with work
  * elsewhere, the burst figures, sis.nr_idle_scan_written_ns and
- * run.ended_ns, and the start-up figures (busy % and runqueue depth from
- * t = 0), on small machines whose figures can be worked out by hand.
+ * run.ended_ns, the start-up figures (busy % and runqueue depth from
+ * t = 0) and the time per select_idle_cpu call by walk kind, on small
+ * machines whose figures can be worked out by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,8 @@
 #include "ss_sched.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
+#include "simsched/policy.h"
+#include "simsched/state.h"
 
 #define MS UINT64_C(1000000)
 
@@ -766,6 +769,295 @@ static void test_startup_forked(void **state)
 	ss_topology_free(t);
 }
 
+/* ------------------------------------------------------------ select_idle_cpu by walk kind */
+
+/* one LLC of two SMT cores: CPUs 0 and 2 are one core, 1 and 3 the other */
+static const char smt4_yaml[] = "name: smt4\nvendor: intel\npackages:\n  - nodes:\n      - llcs:\n"
+				"          - cores: [[0, 2], [1, 3]]\n";
+
+static struct ss_sim *smt4_state(const struct ss_topology *t, const char *policy)
+{
+	GError *err = NULL;
+	struct ss_state_config sc = { .topo = t, .policy = policy, .nr_tasks = 1 };
+	struct ss_sim *s = ss_state_new(&sc, &err);
+	if (!s)
+		fail_msg("%s", err->message);
+	/* the core of CPU 0 busy: the wakee's prev and target; the other core idle */
+	for (unsigned c = 0; c < 4; c += 2)
+		if (!ss_state_set_cpu(s, c, &(struct ss_cpu_desc){ .nr_running = 1, .util_avg = 512, .idle_state = -1 }, &err))
+			fail_msg("%s", err->message);
+	if (!ss_state_set_task(s, 0, &(struct ss_task_desc){ .prev_cpu = 0, .recent_used_cpu = -1 }, &err))
+		fail_msg("%s", err->message);
+	ss_state_set_waker(s, 0, -1);
+	s->measuring = true;   /* a state counts nothing by itself: count its steps as a run's window would */
+	/* probes by distance, and no sd_llc_shared read priced: a frame's time is its probes' costs */
+	s->coherence = false;
+	return s;
+}
+
+/* the cost the frame charged: every probe of the step but the fast path's first (target) */
+static uint64_t cost_after_target(const struct ss_placement *pl)
+{
+	uint64_t c = 0;
+	for (unsigned i = 1; i < pl->nr_probes; i++)
+		c += pl->probes[i].cost_ns;
+	return c;
+}
+
+/*
+ * A wakeup whose LLC has has_idle_cores set walks core by core and is
+ * counted as an idle-core walk; one without it walks CPU by CPU (after
+ * select_idle_smt() on prev's siblings) and is an idle-CPU walk.
+ */
+static void test_sic_kind_wakeups(void **state)
+{
+	struct ss_topology *t = topo(smt4_yaml);
+	struct ss_sim *s = smt4_state(t, "sis_util");
+	struct ss_results *r = s->res;
+	struct ss_placement pl;
+	uint64_t core_cost, cpu_cost;
+
+	ss_state_set_llc(s, 0, 4, true);
+	assert_int_equal(ss_state_select_idle_sibling(s, 0, 0, 0, &pl), 1);   /* core {1, 3} is idle */
+	assert_int_equal(pl.probes[0].cpu, 0);
+	assert_int_equal(pl.nr_probes, 3);                                      /* 0, then 1 and 3 */
+	core_cost = cost_after_target(&pl);
+	assert_true(core_cost > 0);
+	assert_int_equal(r->sic_calls, 1);
+	assert_int_equal(r->sic_time_core.n, 1);
+	assert_int_equal(r->sic_time_cpu.n, 0);
+	assert_int_equal(r->sic_probes_core, 2);
+	assert_int_equal(r->sic_time_core.sum, core_cost);
+	assert_int_equal(r->sis.core_searches, 1);
+
+	ss_state_set_llc(s, 0, 4, false);
+	assert_int_equal(ss_state_select_idle_sibling(s, 0, 0, 0, &pl), 1);   /* 2 (prev's sibling) busy, then 1 */
+	assert_int_equal(pl.nr_probes, 3);                                      /* 0, 2, 1: select_idle_cpu probed 1 */
+	cpu_cost = pl.probes[2].cost_ns;
+	assert_int_equal(r->sic_calls, 2);
+	assert_int_equal(r->sic_time_core.n, 1);
+	assert_int_equal(r->sic_time_cpu.n, 1);
+	assert_int_equal(r->sic_probes_cpu, 1);
+	assert_int_equal(r->sic_time_cpu.sum, cpu_cost);
+	assert_int_equal(r->sic_probes_core + r->sic_probes_cpu, r->sic_probes);
+
+	/* the all-calls histogram is their sum */
+	ss_sic_time_merge(r);
+	assert_int_equal(r->sic_time.n, 2);
+	assert_int_equal(r->sic_time.sum, core_cost + cpu_cost);
+	assert_true(r->sic_time.count[64 - __builtin_clzll(core_cost)] >= 1);
+	assert_true(r->sic_time.count[64 - __builtin_clzll(cpu_cost)] >= 1);
+	ss_state_free(s);
+	ss_topology_free(t);
+}
+
+/*
+ * A plugin's search is told has_idle_core; it counts as the walk it makes:
+ * passed on to ss_select_idle_cpu_nr() it is an idle-core walk, a linear
+ * budgeted walk (has_idle_core false) an idle-CPU walk although the LLC
+ * has idle cores.
+ */
+static int scan_core(struct ss_sim *sim, struct ss_task *p, bool has_idle_core, int target)
+{
+	long nr = -1;
+	return ss_select_idle_cpu_nr(sim, p, ss_cpu_llc_mask(sim, (unsigned)target), target, has_idle_core, &nr);
+}
+static int scan_linear(struct ss_sim *sim, struct ss_task *p, bool has_idle_core, int target)
+{
+	long nr = 4;
+	(void)has_idle_core;
+	return ss_select_idle_cpu_nr(sim, p, ss_cpu_llc_mask(sim, (unsigned)target), target, false, &nr);
+}
+static int place_core(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	(void)wake_flags;
+	return ss_select_idle_sibling_scan(sim, p, prev_cpu, prev_cpu, scan_core);
+}
+static int place_linear(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags)
+{
+	(void)wake_flags;
+	return ss_select_idle_sibling_scan(sim, p, prev_cpu, prev_cpu, scan_linear);
+}
+static const struct ss_policy_ops core_ops = {
+	.abi_version = SS_POLICY_ABI_VERSION, .name = "test_sic_kind_core", .description = "test",
+	.source = "tests/test_counters.c", .select_task_rq = place_core,
+};
+static const struct ss_policy_ops linear_ops = {
+	.abi_version = SS_POLICY_ABI_VERSION, .name = "test_sic_kind_linear", .description = "test",
+	.source = "tests/test_counters.c", .select_task_rq = place_linear,
+};
+
+static void test_sic_kind_plugin(void **state)
+{
+	struct ss_topology *t = topo(smt4_yaml);
+	GError *err = NULL;
+	struct ss_placement pl;
+
+	assert_true(ss_policy_register(&core_ops, &err));
+	assert_true(ss_policy_register(&linear_ops, &err));
+	struct ss_sim *s = smt4_state(t, "test_sic_kind_core");
+	ss_state_set_llc(s, 0, 4, true);
+	assert_int_equal(ss_state_select_task_rq(s, 0, 0, SS_WF_TTWU, &pl), 1);
+	assert_int_equal(s->res->sic_calls, 1);
+	assert_int_equal(s->res->sic_time_core.n, 1);
+	assert_int_equal(s->res->sic_time_cpu.n, 0);
+	assert_int_equal(s->res->sic_probes_core, 2);
+	ss_state_free(s);
+
+	s = smt4_state(t, "test_sic_kind_linear");
+	ss_state_set_llc(s, 0, 4, true);
+	assert_int_equal(ss_state_select_task_rq(s, 0, 0, SS_WF_TTWU, &pl), 1);
+	assert_int_equal(s->res->sic_calls, 1);
+	assert_int_equal(s->res->sic_time_core.n, 0);
+	assert_int_equal(s->res->sic_time_cpu.n, 1);
+	assert_int_equal(s->res->sic_probes_cpu, 1);
+	ss_state_free(s);
+	ss_topology_free(t);
+}
+
+/* over a run: the kinds add up to every call; a machine without SMT has no idle-core walk */
+static void test_sic_kind_run(void **state)
+{
+	GError *err = NULL;
+	struct ss_topology *d = ss_topology_load(SS_SOURCE_DIR "/topologies/desktop-8c16t.yaml", &err);
+	struct ss_topology *flat = topo(flat8_yaml);
+	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/hackbench-process-pipes.yaml", &err);
+	if (!d || !w)
+		fail_msg("%s", err->message);
+	for (int i = 0; i < 2; i++) {
+		struct ss_run_config c = { 0 };
+		c.topo = i ? flat : d;
+		c.wl = w;
+		c.policy = "sis_util";
+		ss_params_defaults(&c.params, c.topo);
+		c.load_pct_x100 = 5000;
+		c.seed = 1;
+		c.warmup_ns = 50 * MS;
+		c.duration_ns = 100 * MS;
+		struct ss_results *r = run(&c);
+		const struct ss_log2_hist *a = &r->sic_time, *k = &r->sic_time_core, *u = &r->sic_time_cpu;
+		assert_true(r->sic_calls > 100);
+		if (i) {
+			assert_int_equal(k->n, 0);
+			assert_int_equal(r->sic_probes_core, 0);
+		} else {
+			assert_true(k->n > 10 && u->n > 10);   /* hackbench at 50 % on 8 cores x 2: both walks */
+		}
+		assert_int_equal(k->n + u->n, r->sic_calls);
+		assert_int_equal(a->n, r->sic_calls);
+		assert_int_equal(k->sum + u->sum, a->sum);
+		for (unsigned b = 0; b < SS_LOG2_BUCKETS; b++)
+			assert_int_equal(k->count[b] + u->count[b], a->count[b]);
+		assert_int_equal(r->sic_probes_core + r->sic_probes_cpu, r->sic_probes);
+		char *j = ss_results_to_json(r);
+		assert_non_null(strstr(j, "\"time_per_call_ns_idle_core\":"));
+		assert_non_null(strstr(j, "\"time_per_call_ns_idle_cpu\":"));
+		g_free(j);
+		char *txt = ss_results_to_text(r);
+		assert_non_null(strstr(txt, "(idle-core walk "));
+		/* the two histograms only when both kinds have calls */
+		assert_true(!strstr(txt, "@nsecs_idle_core") == (i == 1));
+		g_free(txt);
+		ss_results_free(r);
+	}
+	ss_workload_free(w);
+	ss_topology_free(flat);
+	ss_topology_free(d);
+}
+
+/* ------------------------------------------------------------ the µs histogram and its S05 figures */
+
+/*
+ * One select_idle_cpu() call probing one runqueue at cost.probe_llc_ns =
+ * ns: its µs bucket is bpftrace's hist(ns / 1000) with integer division
+ * (7999 ns is 7 µs, [4, 8); 8000 ns 8 µs, [8, 16)).
+ */
+static unsigned us_bucket_of_call(const struct ss_topology *t, uint64_t ns)
+{
+	GError *err = NULL;
+	g_autofree char *cost = g_strdup_printf("cost.probe_llc_ns=%" G_GUINT64_FORMAT, ns);
+	const char *set[] = { cost, NULL };
+	struct ss_state_config sc = { .topo = t, .policy = "sis_util", .set = set, .nr_tasks = 1 };
+	struct ss_sim *s = ss_state_new(&sc, &err);
+	struct ss_placement pl;
+	unsigned b;
+
+	if (!s)
+		fail_msg("%s", err->message);
+	assert_true(ss_state_set_cpu(s, 0, &(struct ss_cpu_desc){ .nr_running = 1, .util_avg = 512, .idle_state = -1 }, &err));
+	s->measuring = true;
+	assert_int_equal(ss_state_select_idle_cpu(s, 0, 0, false, &pl), 1);
+	assert_int_equal(pl.scan_cost_ns, ns);
+	assert_int_equal(s->res->sic_time_us.n, 1);
+	b = ss_log2_hist_mode(&s->res->sic_time_us);
+	assert_int_equal(s->res->sic_time_us.count[b], 1);
+	assert_true(metric(s->res, "sic_time_mode_ns") == (b ? 1000.0 * (double)(UINT64_C(1) << (b - 1)) : 0.0));
+	assert_true(metric(s->res, "sic_time_8us_512us_pct") == (ns >= 8000 && ns < 512000 ? 100.0 : 0.0));
+	ss_state_free(s);
+	return b;
+}
+
+static void test_sic_time_us_buckets(void **state)
+{
+	struct ss_topology *t = topo(flat4_yaml);
+	assert_int_equal(us_bucket_of_call(t, 999), 0);        /* [0]: 0 us */
+	assert_int_equal(us_bucket_of_call(t, 1000), 1);       /* [1] */
+	assert_int_equal(us_bucket_of_call(t, 7999), 3);       /* [4, 8) */
+	assert_int_equal(us_bucket_of_call(t, 8000), 4);       /* [8, 16) */
+	assert_int_equal(us_bucket_of_call(t, 32000), 6);      /* [32, 64) */
+	assert_int_equal(us_bucket_of_call(t, 63999), 6);
+	assert_int_equal(us_bucket_of_call(t, 511999), 9);     /* [256, 512) */
+	assert_int_equal(us_bucket_of_call(t, 512000), 10);    /* [512, 1K) */
+	ss_topology_free(t);
+}
+
+/* add count calls of us µs each */
+static void add_us(struct ss_results *r, uint64_t us, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++)
+		ss_log2_hist_add(&r->sic_time_us, us);
+}
+
+/* The mode and the [8, 512) us share from known histograms; no calls: no value (NAN), never 0. */
+static void test_sic_time_us_metrics(void **state)
+{
+	struct ss_results *r = g_new0(struct ss_results, 1);
+
+	assert_true(isnan(metric(r, "sic_time_mode_ns")));
+	assert_true(isnan(metric(r, "sic_time_8us_512us_pct")));
+	/* the seed's histogram (seed 000 lines 26-44), in thousands of calls */
+	static const unsigned real[] = { 1, 5, 12, 239, 4042, 12357, 14820, 13048, 8235, 4508, 2600, 928, 219, 98, 38, 7, 0, 0 };
+	unsigned tot = 0, in = 0;
+	for (unsigned b = 0; b < G_N_ELEMENTS(real); b++) {
+		add_us(r, b ? UINT64_C(1) << (b - 1) : 0, real[b]);
+		tot += real[b];
+		in += b >= 4 && b <= 9 ? real[b] : 0;
+	}
+	assert_true(metric(r, "sic_time_mode_ns") == 32000.0);   /* [32, 64) us */
+	assert_true(fabs(metric(r, "sic_time_8us_512us_pct") - 100.0 * in / tot) < 1e-9);
+	assert_true(metric(r, "sic_time_8us_512us_pct") > 93.0 && metric(r, "sic_time_8us_512us_pct") < 93.5);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+
+	/* equal buckets: the lowest; the bucket edges 8 and 512 us */
+	add_us(r, 3, 5);     /* [2, 4) */
+	add_us(r, 8, 2);     /* [8, 16): in */
+	add_us(r, 511, 2);   /* [256, 512): in */
+	add_us(r, 512, 5);   /* [512, 1K): out */
+	add_us(r, 7, 1);     /* [4, 8): out */
+	assert_true(metric(r, "sic_time_mode_ns") == 2000.0);
+	assert_true(metric(r, "sic_time_8us_512us_pct") == 100.0 * 4 / 15);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+
+	/* every call under 1 us (today's model on S05): mode 0 ns, a value, not missing */
+	add_us(r, 0, 10);
+	assert_true(metric(r, "sic_time_mode_ns") == 0.0);
+	assert_true(metric(r, "sic_time_8us_512us_pct") == 0.0);
+	assert_int_equal(ss_log2_hist_mode(&r->sic_time_us), 0);
+	memset(&r->sic_time_us, 0, sizeof r->sic_time_us);
+	assert_int_equal(ss_log2_hist_mode(&r->sic_time_us), SS_LOG2_BUCKETS);
+	g_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +1074,11 @@ int main(void)
 		cmocka_unit_test(test_startup_one_task),
 		cmocka_unit_test(test_startup_by_hand),
 		cmocka_unit_test(test_startup_forked),
+		cmocka_unit_test(test_sic_kind_wakeups),
+		cmocka_unit_test(test_sic_kind_plugin),
+		cmocka_unit_test(test_sic_kind_run),
+		cmocka_unit_test(test_sic_time_us_buckets),
+		cmocka_unit_test(test_sic_time_us_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -513,6 +513,89 @@ static void test_check_s19(void **state)
 	g_free(why);
 }
 
+/*
+ * S05's histogram rules on the shipped file: the mode of the time per call
+ * in us buckets (sic_time_mode_ns, the bucket's lower bound) and the share
+ * in [8, 512) us, per series; a record whose run had no call (null) makes
+ * the rule INVALID with the reason, never PASS.
+ */
+static enum ss_xp_status s05(double mode_tcp, double mode_udp, double share, struct ss_xp_grade **out)
+{
+	struct ss_experiment *x = load_ok(SS_SOURCE_DIR "/experiments/S05.yaml");
+	struct ss_xp_data *d = ss_xp_data_new(x);
+	GPtrArray *keep = g_ptr_array_new_with_free_func((GDestroyNotify)cJSON_Delete);
+	assert_int_equal(x->nr_policies, 1);
+	for (unsigned s = 0; s < x->nr_series; s++) {
+		const struct ss_xp_series *se = &x->series[s];
+		double mode = strcmp(se->name, "TCP_RR") ? mode_udp : mode_tcp;
+		for (unsigned k = 0; k < se->nr_seeds; k++) {
+			cJSON *r = record(1000, true, "txn_latency_p99", 250000, 0, 1e9);
+			cJSON *m = cJSON_GetObjectItem(r, "metrics");
+			if (isnan(mode))
+				cJSON_AddNullToObject(m, "sic_time_mode_ns");
+			else
+				cJSON_AddNumberToObject(m, "sic_time_mode_ns", mode);
+			if (isnan(share))
+				cJSON_AddNullToObject(m, "sic_time_8us_512us_pct");
+			else
+				cJSON_AddNumberToObject(m, "sic_time_8us_512us_pct", share);
+			g_ptr_array_add(keep, r);
+			d->records[s][k] = r;
+		}
+	}
+	ss_xp_data_compute(d);
+	struct ss_xp_grade *g = ss_xp_grade(d);
+	enum ss_xp_status st = g->status;
+	for (unsigned i = 0; i < g->nr_rules; i++)
+		print_message("%s: %s %s\n", x->rules[i].id, ss_xp_status_name(g->rules[i].status), g->rules[i].why);
+	*out = g;
+	g_ptr_array_free(keep, TRUE);
+	ss_xp_data_free(d);
+	ss_experiment_free(x);
+	return st;
+}
+
+/* the status of S05's rule i in g (file order: tcp-p99, udp-p99, tcp-mode, udp-mode, share), its why holding want_why */
+static enum ss_xp_status s05_rule(const struct ss_xp_grade *g, unsigned i, const char *want_why)
+{
+	if (want_why && !strstr(g->rules[i].why, want_why))
+		fail_msg("rule %u: '%s' lacks '%s'", i, g->rules[i].why, want_why);
+	return g->rules[i].status;
+}
+
+static void test_s05_histogram_rules(void **state)
+{
+	(void)state;
+	struct ss_xp_grade *g;
+	/* the real histogram: mode [32, 64) us, 93 % in [8, 512) us */
+	assert_int_equal(s05(32000, 32000, 93.2, &g), SS_XP_PASS);
+	assert_int_equal(g->nr_rules, 5);
+	ss_xp_grade_free(g);
+	/* one bucket off either way passes; two do not */
+	assert_int_equal(s05(16000, 64000, 50, &g), SS_XP_PASS);
+	ss_xp_grade_free(g);
+	assert_int_equal(s05(8000, 32000, 93.2, &g), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 2, "TCP_RR 224: sic_time_mode_ns sis_prop = 8e+03"), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 3, NULL), SS_XP_PASS);
+	ss_xp_grade_free(g);
+	assert_int_equal(s05(32000, 128000, 93.2, &g), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 3, "UDP_RR 224: sic_time_mode_ns sis_prop = 1.28e+05"), SS_XP_FAIL);
+	ss_xp_grade_free(g);
+	/* today's model: every call under 1 us (mode 0 ns, nothing in [8, 512) us) */
+	assert_int_equal(s05(0, 0, 0, &g), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 2, "sic_time_mode_ns sis_prop = 0"), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 4, "TCP_RR 224: sic_time_8us_512us_pct sis_prop = 0"), SS_XP_FAIL);
+	assert_int_equal(s05_rule(g, 4, "UDP_RR 224: sic_time_8us_512us_pct sis_prop = 0"), SS_XP_FAIL);
+	assert_non_null(strstr(g->why, "tcp-mode-32-64us"));
+	ss_xp_grade_free(g);
+	/* runs without a select_idle_cpu() call: no value, INVALID with the reason */
+	assert_int_equal(s05(NAN, 32000, NAN, &g), SS_XP_INVALID);
+	assert_int_equal(s05_rule(g, 2, "metric sic_time_mode_ns has no value (no samples)"), SS_XP_INVALID);
+	assert_int_equal(s05_rule(g, 3, NULL), SS_XP_PASS);
+	assert_int_equal(s05_rule(g, 4, "metric sic_time_8us_512us_pct has no value (no samples)"), SS_XP_INVALID);
+	ss_xp_grade_free(g);
+}
+
 /* S06 and S07 against the shipped files, and a wrong expectation of each fails. */
 static void test_exact_checks(void **state)
 {
@@ -556,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_rules_and_invalid),
 		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_record_validity),
+		cmocka_unit_test(test_s05_histogram_rules),
 		cmocka_unit_test(test_check_s13),
 		cmocka_unit_test(test_check_s13_gate_open),
 		cmocka_unit_test(test_check_s17),

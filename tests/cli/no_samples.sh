@@ -25,6 +25,11 @@ assert s["calls"] == 0 and s["rqs_probed"] == 0 and s["found_idle"] == 0, s   # 
 for k in ("probes_per_call", "found_idle_pct"):
     assert s[k] is None, (k, s[k])
 assert s["time_per_call_ns"]["count"] == 0 and s["time_per_call_ns"]["mean"] is None
+for k in ("time_per_call_ns_idle_core", "time_per_call_ns_idle_cpu"):
+    assert s[k]["count"] == 0 and s[k]["mean"] is None, (k, s[k])
+assert s["idle_core_calls"] == 0 and s["idle_cpu_calls"] == 0 and s["time_per_call_us"]["count"] == 0, s
+for k in ("probes_per_call_idle_core", "probes_per_call_idle_cpu", "time_per_call_mode_ns", "time_per_call_8us_512us_pct"):
+    assert s[k] is None, (k, s[k])
 t = j["sis_scan"]
 assert t["calls"] == 0
 for k in ("rqs_scanned_per_call", "search_efficiency_pct", "domain_efficiency_pct", "fast_rate_pct", "success_rate_pct"):

@@ -58,8 +58,14 @@ assert rec["counts"]["wakeups"] == run["wakeups"]["total"], (rec["counts"], run[
 assert rec["metrics"]["workload"] == run["metric"]["value"], (rec["metrics"]["workload"], run["metric"])
 # the figures validate reads: every new metric by name, and when nr_idle_scan was written and the run ended
 for m in ("full_mask_fail_pct", "idle_with_work_allowed_pct", "burst_idle_with_work_pct", "burst_idle_1ms_pct",
-          "burst_makespan_ns"):
+          "burst_makespan_ns", "sic_time_mode_ns", "sic_time_8us_512us_pct"):
     assert m in rec["metrics"], m
+# S05's histogram figures: the run's time per select_idle_cpu call in us buckets, carried into the record
+sic = run["select_idle_cpu"]
+assert sic["calls"] > 0, sic
+assert rec["metrics"]["sic_time_mode_ns"] == sic["time_per_call_mode_ns"], (rec["metrics"], sic)
+assert round(rec["metrics"]["sic_time_8us_512us_pct"], 3) == sic["time_per_call_8us_512us_pct"], (rec["metrics"], sic)
+assert sum(b["count"] for b in sic["time_per_call_us"]["buckets"]) == sic["calls"]
 # (the run JSON rounds percentages to 3 decimals, the records do not)
 assert round(rec["metrics"]["idle_with_work_allowed_pct"], 3) == run["idle_with_work_elsewhere"]["allowed_pct"]
 assert round(rec["metrics"]["full_mask_fail_pct"], 3) == run["sis_scan"]["full_mask_fail_pct"]

@@ -43,6 +43,8 @@ enum ss_cmp_metric {
 	SS_CMP_BURST_IDLE_WITH_WORK_PCT,   /* the same within the windows after bursts */
 	SS_CMP_BURST_IDLE_1MS_PCT,         /* mean % of CPUs idle 1 ms after a burst while some rq held >= 2 */
 	SS_CMP_BURST_MAKESPAN_NS,          /* mean burst makespan, ns */
+	SS_CMP_SIC_TIME_MODE_NS,           /* mode of the time per select_idle_cpu call in µs log2 buckets: its lower bound, ns */
+	SS_CMP_SIC_TIME_8US_512US_PCT,     /* % of select_idle_cpu calls that took [8 µs, 512 µs) */
 	SS_CMP_NR_METRICS
 };
 

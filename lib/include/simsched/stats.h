@@ -29,6 +29,8 @@ struct ss_lat_hist {
 };
 
 void ss_log2_hist_add(struct ss_log2_hist *h, uint64_t v);
+/** The fullest bucket of h (the lowest of equal ones), SS_LOG2_BUCKETS if h is empty. */
+unsigned ss_log2_hist_mode(const struct ss_log2_hist *h);
 void ss_lat_hist_add(struct ss_lat_hist *h, uint64_t v);
 /** Value at quantile q in [0,1]: the upper bound of the sub-bucket holding it (ns); 0 if empty. */
 uint64_t ss_lat_hist_quantile(const struct ss_lat_hist *h, double q);
@@ -284,6 +286,24 @@ struct ss_results {
 	struct ss_contention_stats contention;
 	/* from t = 0, not the measured window: the first stats.startup_window_ns of the run */
 	struct ss_startup_stats startup;
+	/*
+	 * Added (select_idle_cpu by walk kind; appended to keep the layout of
+	 * the fields above): the calls of sic_time split by the walk the call
+	 * made (docs/output.md select_idle_cpu.time_per_call_ns_idle_core):
+	 * the idle-core walk (has_idle_core: select_idle_core() over each core,
+	 * bounded by no scan budget) or the idle-CPU walk (every other call).
+	 * Their n sum to sic_calls, their counts and sums to sic_time's (which
+	 * the run fills from them at its end), their probes to sic_probes.
+	 */
+	struct ss_log2_hist sic_time_core, sic_time_cpu;   /* ns per call */
+	uint64_t sic_probes_core, sic_probes_cpu;          /* runqueues probed by those calls */
+	/*
+	 * The time per call in µs as bpftrace's hist(nsecs / 1000) has it: the
+	 * log2 histogram of ns / 1000 (integer division), so bucket 0 holds
+	 * [0, 1) µs and bucket k ≥ 1 [2^(k-1), 2^k) µs (the compare metrics
+	 * sic_time_mode_ns and sic_time_8us_512us_pct read it).
+	 */
+	struct ss_log2_hist sic_time_us;
 };
 
 void ss_results_free(struct ss_results *r);
