@@ -1284,6 +1284,10 @@ more_balance:
 		if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
 			*pass_time += ss_rq_lock(sim, busiest, sim->now, sim->params.rq_lock_ns * (1 + (uint64_t)cur_ld_moved),
 						 env.dst_cpu, SS_LOCK_BALANCE);
+		/* attach_tasks(): rq_lock(env->dst_rq), one hold per task attached */
+		if (cur_ld_moved && sim->params.rq_lock_all && sim->params.rq_lock_ns)
+			*pass_time += ss_rq_lock(sim, env.dst_rq, sim->now + *pass_time,
+						 sim->params.rq_lock_ns * (uint64_t)cur_ld_moved, env.dst_cpu, SS_LOCK_BALANCE);
 		if (cur_ld_moved) {
 			attach_tasks(&env);
 			ld_moved += cur_ld_moved;
