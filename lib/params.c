@@ -52,9 +52,9 @@ static const struct pdef pdefs[] = {
 	{ "cost", "probe_llc_ns", P_NS, F(probe_llc_ns), 50, 0, 1000000, "ns",
 	  "reading a rq in the same LLC; default: topology, else 50 ns (Skylake-SP same-socket c2c, reference §5)" },
 	{ "cost", "probe_package_ns", P_NS, F(probe_package_ns), 80, 0, 1000000, "ns",
-	  "reading a rq in another LLC of the same package (Kunpeng 920 other die 80.5 ns, reference A.1)" },
+	  "reading a rq in another LLC of the same package; default: topology costs.probe_package_ns, else 80 ns (Kunpeng 920 other die 80.5 ns, reference A.1)" },
 	{ "cost", "probe_remote_ns", P_NS, F(probe_remote_ns), 140, 0, 1000000, "ns",
-	  "reading a rq on another package (Xeon 6242 cross-socket c2c 141 ns, reference A.2; estimate for Kunpeng)" },
+	  "reading a rq on another package; default: topology costs.probe_remote_ns, else 140 ns (Xeon 6242 cross-socket c2c 141 ns, reference A.2; estimate for Kunpeng)" },
 	{ "cost", "clear_target_ns", P_NS, F(clear_target_ns), 10, 0, 1000000, "ns",
 	  "SIS_CLEAR_TARGET: clearing target's bit in the scan mask, paid on every select_idle_cpu() call (a locked clear_bit on a local line; estimate)" },
 	{ "cost", "ipi_ns", P_NS, F(ipi_ns), 1500, 0, 1000000, "ns",
@@ -84,8 +84,8 @@ static const struct pdef pdefs[] = {
 	  "that wrote it last at the cost.probe_* latency of their distance; 0 = every probe costs cost.probe_* by the distance "
 	  "to the probed CPU (docs/model.md \"Contention\")" },
 	{ "cost", "line_cached_ns", P_NS, F(line_cached_ns), 4, 0, 1000000, "ns",
-	  "with cost.coherence: reading a line still valid in the reader's own cache, an L2 hit (Skylake-SP L2 load-to-use "
-	  "14 cycles, Intel optimization manual; ~4 ns at 3.5 GHz; Kunpeng 920's L2 is of the same order) [estimate]" },
+	  "with cost.coherence: reading a line still valid in the reader's own cache, an L2 hit; default: topology "
+	  "costs.line_cached_ns, else 4 ns (Skylake-SP L2 load-to-use 14 cycles, Intel optimization manual; ~4 ns at 3.5 GHz) [estimate]" },
 	{ "cost", "line_queue", P_INT, F(line_queue), 1, 0, 1, "bool",
 	  "with cost.coherence: transfers of one line are served one at a time at its home (the LLC slice / directory that "
 	  "orders requests to an address), each occupying it for its transfer time; a read arriving while others are queued "
@@ -137,6 +137,12 @@ void ss_params_defaults(struct ss_params *p, const struct ss_topology *t)
 			p->probe_cluster_ns = t->probe_cluster_ns;
 		if (t->probe_llc_ns)
 			p->probe_llc_ns = t->probe_llc_ns;
+		if (t->probe_package_ns)
+			p->probe_package_ns = t->probe_package_ns;
+		if (t->probe_remote_ns)
+			p->probe_remote_ns = t->probe_remote_ns;
+		if (t->line_cached_ns)
+			p->line_cached_ns = t->line_cached_ns;
 		if (t->smt_contention_pct)
 			p->smt_contention_pct = t->smt_contention_pct;
 		if (t->node_bandwidth_mbps)

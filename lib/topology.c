@@ -1634,8 +1634,9 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 		g_string_append_printf(s, "frequency: base %" G_GUINT64_FORMAT " MHz, max %" G_GUINT64_FORMAT " MHz\n",
 				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
 	g_string_append_printf(s, "node_reclaim_distance: %u\n", t->node_reclaim_distance);
-	g_string_append_printf(s, "probe costs: smt %u ns, cluster %u ns, llc %u ns\n", t->probe_smt_ns,
-			       t->probe_cluster_ns, t->probe_llc_ns);
+	g_string_append_printf(s, "probe costs: smt %u ns, cluster %u ns, llc %u ns, package %u ns, remote %u ns, "
+			       "cached line %u ns\n", t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns,
+			       t->probe_package_ns, t->probe_remote_ns, t->line_cached_ns);
 	g_string_append(s, "numa levels (sched_domains_numa_distance):");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
 		g_string_append_printf(s, " %u", t->numa_distances[i]);
@@ -1767,6 +1768,9 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	cJSON_AddNumberToObject(o, "probe_smt_ns", t->probe_smt_ns);
 	cJSON_AddNumberToObject(o, "probe_cluster_ns", t->probe_cluster_ns);
 	cJSON_AddNumberToObject(o, "probe_llc_ns", t->probe_llc_ns);
+	cJSON_AddNumberToObject(o, "probe_package_ns", t->probe_package_ns);
+	cJSON_AddNumberToObject(o, "probe_remote_ns", t->probe_remote_ns);
+	cJSON_AddNumberToObject(o, "line_cached_ns", t->line_cached_ns);
 	o = cJSON_AddObjectToObject(root, "numa");
 	a = cJSON_AddArrayToObject(o, "distance");
 	for (unsigned r = 0; r < nn; r++) {
@@ -1915,10 +1919,10 @@ static void describe_yaml(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 		g_string_append_printf(x, "frequency: {base_mhz: %" G_GUINT64_FORMAT ", max_mhz: %" G_GUINT64_FORMAT "}\n",
 				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
 	{
-		const char *const key[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "smt_contention_pct",
-					    "node_bandwidth_mbps" };
-		const unsigned val[] = { t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns, t->smt_contention_pct,
-					 t->node_bandwidth_mbps };
+		const char *const key[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "probe_package_ns",
+					    "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps" };
+		const unsigned val[] = { t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns, t->probe_package_ns,
+					 t->probe_remote_ns, t->line_cached_ns, t->smt_contention_pct, t->node_bandwidth_mbps };
 		bool any = false;
 
 		for (unsigned i = 0; i < G_N_ELEMENTS(key); i++) {

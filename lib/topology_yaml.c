@@ -713,14 +713,16 @@ static bool parse_frequency(struct yctx *c, const yaml_node_t *n, struct ss_topo
 
 static bool parse_costs(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
 {
-	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "smt_contention_pct",
-					     "node_bandwidth_mbps" };
-	static const unsigned max[] = { MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, 1000, 100000000 };
-	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns, &t->smt_contention_pct,
-			    &t->node_bandwidth_mbps };
+	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "probe_package_ns",
+					     "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps" };
+	static const unsigned max[] = { MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS,
+					1000, 100000000 };
+	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns, &t->probe_package_ns,
+			    &t->probe_remote_ns, &t->line_cached_ns, &t->smt_contention_pct, &t->node_bandwidth_mbps };
 
 	if (n->type != YAML_MAPPING_NODE) {
-		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns, smt_contention_pct, node_bandwidth_mbps}");
+		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns, probe_package_ns, probe_remote_ns, "
+					"line_cached_ns, smt_contention_pct, node_bandwidth_mbps}");
 		return false;
 	}
 	if (!check_keys(c, n, "costs", keys, G_N_ELEMENTS(keys), -1))

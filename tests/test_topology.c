@@ -309,7 +309,7 @@ static void test_kunpeng_compact_form(void **state)
 		"vendor: arm\n"
 		"description: \"%s\"\n"
 		"frequency: {base_mhz: 2600}\n"
-		"costs: {probe_cluster_ns: 35, probe_llc_ns: 36}\n"
+		"costs: {probe_cluster_ns: 35, probe_llc_ns: 36, probe_package_ns: 80}\n"
 		"numa: {distance: [[10, 12, 20, 22], [12, 10, 22, 24], [20, 22, 10, 12], [22, 24, 12, 10]]}\n"
 		"packages:\n"
 		"  - repeat: 2\n"
@@ -427,7 +427,7 @@ static void test_xeon_compact_form(void **state)
 		"vendor: intel\n"
 		"description: '%s'\n"
 		"frequency: {base_mhz: 2400, max_mhz: 3700}\n"
-		"costs: {probe_smt_ns: 7, probe_llc_ns: 48}\n"
+		"costs: {probe_smt_ns: 7, probe_llc_ns: 48, probe_remote_ns: 141}\n"
 		"numa: {distance: [[10, 21], [21, 10]]}\n"
 		"packages:\n"
 		"  - {repeat: 2, step: 20, cpus: \"0-19,40-59\", cores: [{cpus: [0, 40], repeat: 20, step: 1}]}\n",
@@ -830,7 +830,8 @@ static void test_describe_yaml_round_trip(void **state)
 	struct ss_topology *t = load_str(
 		"name: \"two\\tdies\"\nvendor: arm\nnode_reclaim_distance: 25\n"
 		"frequency: {base_mhz: 1800, max_mhz: 2900}\n"
-		"costs: {probe_smt_ns: 3, probe_cluster_ns: 9, probe_llc_ns: 40, smt_contention_pct: 30, node_bandwidth_mbps: 5000}\n"
+		"costs: {probe_smt_ns: 3, probe_cluster_ns: 9, probe_llc_ns: 40, probe_package_ns: 70, probe_remote_ns: 150, "
+		"line_cached_ns: 5, smt_contention_pct: 30, node_bandwidth_mbps: 5000}\n"
 		"idle_states: [{name: POLL, exit_latency_us: 0, target_residency_us: 0, polling: true},\n"
 		"              {name: C1, exit_latency_us: 2, target_residency_us: 4}]\n"
 		"numa: {distance: [[10, 21], [21, 10]]}\n"
@@ -865,6 +866,9 @@ static void test_describe_yaml_round_trip(void **state)
 	assert_int_equal(u->probe_smt_ns, 3);
 	assert_int_equal(u->probe_cluster_ns, 9);
 	assert_int_equal(u->probe_llc_ns, 40);
+	assert_int_equal(u->probe_package_ns, 70);
+	assert_int_equal(u->probe_remote_ns, 150);
+	assert_int_equal(u->line_cached_ns, 5);
 	assert_int_equal(u->smt_contention_pct, 30);
 	assert_int_equal(u->node_bandwidth_mbps, 5000);
 	assert_int_equal(u->nr_idle_states, 2);
@@ -1015,7 +1019,7 @@ static void test_bad_strings(void **state)
 		  "<string>:3:12: frequency has no 'base_mhz'" },
 		{ "name: x\nvendor: intel\ncosts: {probe_l3_ns: 4}\ncores: 0\n",
 		  "<string>:3:9: unknown key 'probe_l3_ns' in costs (expected one of: probe_smt_ns, probe_cluster_ns, "
-		  "probe_llc_ns, smt_contention_pct or node_bandwidth_mbps)" },
+		  "probe_llc_ns, probe_package_ns, probe_remote_ns, line_cached_ns, smt_contention_pct or node_bandwidth_mbps)" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\ncores: 0\n",
 		  "<string>:3:18: the distance matrix has 2 rows but the machine has 1 node" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\nnodes: [{cores: 0}, {cores: 1}]\n",

@@ -183,6 +183,10 @@ struct ss_topology {
 	 * the identity (ss_node_id()).
 	 */
 	unsigned *node_id;
+	/* Added (contention): more "costs:" defaults, 0 = not given — the transfer
+	 * latencies to another LLC of the package and to another package (ns),
+	 * and a hit on a line still in the reader's cache (ns) */
+	unsigned probe_package_ns, probe_remote_ns, line_cached_ns;
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };
