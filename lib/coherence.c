@@ -133,12 +133,15 @@ void ss_charge_llc_shared(struct ss_sim *sim, unsigned target)
  * (a ticket lock serves in arrival order; takers are placed in simulated
  * time, not in the order the engine handles them). Intervals that ended
  * before now are dropped; with every slot taken the oldest is forgotten.
+ * A taker pushed back only by holds of its own CPU is not contended: it
+ * returns the delay, and no wait is counted.
  */
 uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
 		    enum ss_lock_taker kind)
 {
 	unsigned n = rq->nr_lock, i, k = 0;
 	uint64_t start = t, wait;
+	bool others = false;   /* a hold by another CPU delayed it: contention, not the taker's own earlier work */
 
 	/* drop what is over */
 	while (k < n && rq->lock_e[k] <= sim->now)
@@ -146,26 +149,44 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 	if (k) {
 		memmove(rq->lock_s, rq->lock_s + k, (n - k) * sizeof rq->lock_s[0]);
 		memmove(rq->lock_e, rq->lock_e + k, (n - k) * sizeof rq->lock_e[0]);
+		memmove(rq->lock_cpu, rq->lock_cpu + k, (n - k) * sizeof rq->lock_cpu[0]);
 		n -= k;
 	}
 	for (i = 0; i < n; i++) {
 		if (start + hold <= rq->lock_s[i])
 			break;
-		if (rq->lock_e[i] > start)
+		if (rq->lock_e[i] > start) {
 			start = rq->lock_e[i];
+			others |= rq->lock_cpu[i] != taker;
+		}
 	}
 	if (n == SS_RQ_LOCK_SLOTS) {
 		memmove(rq->lock_s, rq->lock_s + 1, (n - 1) * sizeof rq->lock_s[0]);
 		memmove(rq->lock_e, rq->lock_e + 1, (n - 1) * sizeof rq->lock_e[0]);
+		memmove(rq->lock_cpu, rq->lock_cpu + 1, (n - 1) * sizeof rq->lock_cpu[0]);
 		n--;
 		i = i ? i - 1 : 0;
 	}
 	memmove(rq->lock_s + i + 1, rq->lock_s + i, (n - i) * sizeof rq->lock_s[0]);
 	memmove(rq->lock_e + i + 1, rq->lock_e + i, (n - i) * sizeof rq->lock_e[0]);
+	memmove(rq->lock_cpu + i + 1, rq->lock_cpu + i, (n - i) * sizeof rq->lock_cpu[0]);
 	rq->lock_s[i] = start;
 	rq->lock_e[i] = start + hold;
+	rq->lock_cpu[i] = (uint16_t)taker;
 	rq->nr_lock = (uint8_t)(n + 1);
 	wait = start - t;
+	/* after only its own earlier holds (a drain, then the switch it
+	 * causes) the taker just works on in sequence: a delay, no contention */
+	if (!others) {
+		ss_rq_line_write(sim, rq->cpu, taker);
+		if (sim->measuring) {
+			sim->res->contention.lock_acquires[kind]++;
+			sim->res->cpu[rq->cpu].rq_lock_acquires++;
+		}
+		return wait;
+	}
+	if (wait && ss_tracing(sim))
+		ss_ft_rq_lock_wait(sim, rq, taker, kind, t, wait);
 	/* the lock word shares the rq's first line: taking it writes the line */
 	ss_rq_line_write(sim, rq->cpu, taker);
 	if (sim->measuring) {

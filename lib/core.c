@@ -1340,8 +1340,12 @@ static void ttwu_arrive(struct ss_sim *sim, struct ss_task *p)
 	 * decision but not yet claimed, or one that decided after it */
 	if (p->chose_idle) {
 		rq->idle_pending--;
-		if (sim->measuring && (rq->curr || rq->cfs.nr_running) && (p->stack_risk || rq->idle_choices != p->idle_seq))
-			sim->res->contention.wakeups_stacked++;
+		if ((rq->curr || rq->cfs.nr_running) && (p->stack_risk || rq->idle_choices != p->idle_seq)) {
+			if (sim->measuring)
+				sim->res->contention.wakeups_stacked++;
+			if (ss_tracing(sim))
+				ss_ft_wakeup_stacked(sim, p, rq);
+		}
 	}
 	enqueue_task(sim, rq, p, true);
 	if (!p->via_wakelist && p->waker_cpu != rq->cpu)

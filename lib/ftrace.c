@@ -604,6 +604,35 @@ void ss_ft_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr)
 		counter(sim, sim->this_cpu, FL_SOFTIRQ, sim->now, "nr_idle_scan_llc", llc_index, nr);
 }
 
+void ss_ft_wakeup_stacked(struct ss_sim *sim, const struct ss_task *p, const struct ss_rq *rq)
+{
+	struct ss_ftrace *ft = sim->ft;
+	struct col c;
+	FILE *f;
+	if (!traced_cpu(ft, rq->cpu))
+		return;
+	f = line(sim, rq->cpu, FL_HARDIRQ, sim->now, &c);
+	fprintf(f, "tracing_mark_write: I|%d|wakeup_stacked: comm=%s pid=%d cpu=%u waker_cpu=%u nr_running=%u", c.pid,
+		ft->comm[p->id], task_pid(p), rq->cpu, (unsigned)p->waker_cpu, rq->cfs.nr_running);
+	if (rq->curr)
+		fprintf(f, " curr_comm=%s curr_pid=%d", ft->comm[rq->curr->id], task_pid(rq->curr));
+	fputc('\n', f);
+}
+
+void ss_ft_rq_lock_wait(struct ss_sim *sim, const struct ss_rq *rq, unsigned taker, unsigned kind, uint64_t t,
+			uint64_t wait_ns)
+{
+	static const char *const kinds[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance" };
+	struct ss_ftrace *ft = sim->ft;
+	struct col c;
+	FILE *f;
+	if (!traced_cpu(ft, taker))
+		return;
+	f = line(sim, taker, FL_LOCKED, sim->now, &c);
+	fprintf(f, "tracing_mark_write: I|%d|rq_lock_wait: cpu=%u taker=%s at_ns=%" PRIu64 " wait_ns=%" PRIu64 "\n", c.pid,
+		rq->cpu, kind < SS_LOCK_NR ? kinds[kind] : "?", t, wait_ns);
+}
+
 /* ------------------------------------------------------------ placement markers */
 
 unsigned ss_ft_nr_probes(const struct ss_sim *sim)

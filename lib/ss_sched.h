@@ -259,6 +259,7 @@ struct ss_rq {
 	/* rq->__lock as the intervals [s, e) of simulated time it is held or
 	 * promised to a taker, sorted (core.c ss_rq_lock()); older ones dropped */
 	uint64_t lock_s[SS_RQ_LOCK_SLOTS], lock_e[SS_RQ_LOCK_SLOTS];
+	uint16_t lock_cpu[SS_RQ_LOCK_SLOTS];   /* the CPU holding each */
 	uint8_t nr_lock;
 	/* cost.claim_after_scan: the earliest end of scan of the wakeups pending
 	 * here (ttwu_pending + wake_inflight): they make the CPU busy from then on */
@@ -586,7 +587,9 @@ void ss_llc_line_write(struct ss_sim *sim, unsigned llc_index, unsigned writer);
  * Take rq's lock at simulated time t (ns, >= sim->now) for hold ns, by CPU
  * taker: the wait until a free interval of that length (ns); the lock is
  * then held [t + wait, t + wait + hold). Counts the acquisition, and the
- * wait in lost.rq_lock and the rq's contention figures.
+ * wait in lost.rq_lock and the rq's contention figures — unless only holds
+ * of the taker's own CPU delayed it (its own work in sequence: the delay
+ * is returned, no wait counted).
  */
 uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
 		    enum ss_lock_taker kind);
@@ -772,6 +775,11 @@ void ss_ft_wakeup(struct ss_sim *sim, const struct ss_task *p, unsigned cpu, boo
 void ss_ft_migrate(struct ss_sim *sim, const struct ss_task *p, unsigned dest_cpu, unsigned cause);
 void ss_ft_nr_running(struct ss_sim *sim, const struct ss_rq *rq);
 void ss_ft_nr_idle_scan(struct ss_sim *sim, unsigned llc_index, unsigned nr);
+/** p arrives on rq's CPU, which its scan chose idle and another wakeup that also found it idle took first. */
+void ss_ft_wakeup_stacked(struct ss_sim *sim, const struct ss_task *p, const struct ss_rq *rq);
+/** A contended acquisition of rq's lock by taker (enum ss_lock_taker kind) at t after waiting wait_ns. */
+void ss_ft_rq_lock_wait(struct ss_sim *sim, const struct ss_rq *rq, unsigned taker, unsigned kind, uint64_t t,
+			uint64_t wait_ns);
 /** A runqueue probe of the placement in progress (ss_charge_probe). */
 void ss_ft_probe(struct ss_sim *sim, unsigned cpu);
 /** Probes recorded so far in the placement in progress (the difference of two calls counts a search's). */

@@ -192,6 +192,18 @@ static void test_two_takers_of_one_lock(void **unused)
 	s->now = 5000;
 	assert_int_equal(ss_rq_lock(s, rq, 5000, 100, 1, SS_LOCK_TTWU), 0);
 	assert_int_equal(rq->nr_lock, 1);
+	/* CPU 3's own drain, then the switch it causes: a delay of its own work, no contention */
+	s->now = 8000;
+	assert_int_equal(ss_rq_lock(s, rq, 8000, 200, 3, SS_LOCK_DRAIN), 0);
+	assert_int_equal(ss_rq_lock(s, rq, 8000, 200, 3, SS_LOCK_SCHEDULE), 200);
+	assert_int_equal(res.contention.lock_contended[SS_LOCK_SCHEDULE], 0);
+	assert_int_equal(res.contention.lock_acquires[SS_LOCK_SCHEDULE], 2);
+	assert_int_equal(res.lost.rq_lock, 450);
+	/* behind its own hold and another CPU's: contended, the whole wait counted */
+	assert_int_equal(ss_rq_lock(s, rq, 8300, 200, 2, SS_LOCK_TTWU), 100);   /* [8400, 8600) */
+	assert_int_equal(ss_rq_lock(s, rq, 8000, 300, 3, SS_LOCK_SCHEDULE), 600); /* after 8600 */
+	assert_int_equal(res.contention.lock_contended[SS_LOCK_SCHEDULE], 1);
+	assert_int_equal(res.lost.rq_lock, 450 + 100 + 600);
 	s->measuring = false;
 	s->res = NULL;
 	g_free(res.cpu);

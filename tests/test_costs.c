@@ -291,12 +291,15 @@ static void test_rq_lock_serialises(void **state)
 		assert_int_equal(c->lost.rq_lock % 200, 0);
 	}
 	/* with the owner's __schedule() taking it too: the wakers still wait
-	 * for each other, and CPU 0's switches (the sleepers preempting the
-	 * hog) sometimes wait for the wakers */
+	 * for each other; CPU 0's switches (the sleepers preempting the hog)
+	 * take it after the enqueue that caused them is over, so they never
+	 * wait for a waker, and a switch right after another of CPU 0's own is
+	 * a delay, not contention */
 	assert_true(a->transactions > 250);
 	assert_in_range(ca->lock_wait_ns[SS_LOCK_TTWU], ca->lock_acquires[SS_LOCK_TTWU] / 4 * 1200,
 			ca->lock_acquires[SS_LOCK_TTWU] / 4 * 2000);
-	assert_true(ca->lock_contended[SS_LOCK_SCHEDULE] > 0);
+	assert_true(ca->lock_acquires[SS_LOCK_SCHEDULE] > 1000);
+	assert_int_equal(ca->lock_contended[SS_LOCK_SCHEDULE], 0);
 	assert_int_equal(a->lost.rq_lock, ca->lock_wait_ns[SS_LOCK_TTWU] + ca->lock_wait_ns[SS_LOCK_SCHEDULE] +
 						  ca->lock_wait_ns[SS_LOCK_DRAIN] + ca->lock_wait_ns[SS_LOCK_BALANCE]);
 	assert_int_equal(b->lost.rq_lock, 0);
