@@ -857,6 +857,9 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 	else
 		cJSON_AddNullToObject(o, "nr_idle_scan_written_ns");
 	cJSON_AddNumberToObject(o, "ended_ns", (double)r->ended_ns);
+	/* where the measured window began: the warmup, or for a finish-time
+	 * metric the first `from: begin` transaction (or t = 0) whatever the warmup */
+	cJSON_AddNumberToObject(o, "window_start_ns", (double)r->warmup_ns);
 	cJSON_AddItemToObject(o, "provenance", prov);
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);

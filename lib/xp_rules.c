@@ -104,7 +104,10 @@ static double t975(unsigned df)
  * build that writes them has nr_idle_scan_written_ns (when the last LLC got
  * its first nr_idle_scan write by a periodic balance; null: never) and
  * ended_ns (when the run stopped), at the top level or under
- * "validity"; without them validity cannot be told. A run that deadlocked
+ * "validity"; without them validity cannot be told. The window starts at
+ * window_start_ns (newer records: for a finish-time metric the run's own
+ * start of measurement, t = 0 or the first `from: begin` transaction,
+ * whatever the warmup), else at warmup_ns. A run that deadlocked
  * (deadlock_at_ns) is INVALID whatever else it says.
  */
 int ss_xp_record_validity(const void *record, char **why)
@@ -114,12 +117,18 @@ int ss_xp_record_validity(const void *record, char **why)
 	const cJSON *src = cJSON_IsObject(v) ? v : o;
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(src, "nr_idle_scan_written_ns");
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(src, "ended_ns");
-	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(o, "warmup_ns");
+	/* the window's own start when the record has it (a finish-time metric
+	 * measures from t = 0 or its first begin, not from the warmup) */
+	const cJSON *warm = cJSON_GetObjectItemCaseSensitive(src, "window_start_ns");
 	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(o, "deadlock_at_ns");
 	if (cJSON_IsNumber(dl)) {
 		*why = g_strdup_printf("the run deadlocked at %.3f s", dl->valuedouble / 1e9);
 		return 1;
 	}
+	if (!cJSON_IsNumber(warm))
+		warm = cJSON_GetObjectItemCaseSensitive(o, "window_start_ns");
+	if (!cJSON_IsNumber(warm))
+		warm = cJSON_GetObjectItemCaseSensitive(o, "warmup_ns");
 	if (!w || !e || !cJSON_IsNumber(warm))
 		return 2;
 	double start = warm->valuedouble;

@@ -356,6 +356,16 @@ static void test_record_validity(void **state)
 	assert_int_equal(ss_xp_record_validity(r, &why), 1);
 	assert_string_equal(why, "run ended at 0.500 s, before its window (1.000 s)");
 	g_free(why);
+	/* a finish-time run measured from its first begin at 2 ms (window_start_ns), whatever the 1 s warmup:
+	 * it ended after its window began, but the budget was written later than that */
+	cJSON_AddNumberToObject(r, "window_start_ns", 2e6);
+	assert_int_equal(ss_xp_record_validity(r, &why), 1);
+	assert_string_equal(why, "window starts at 0.002 s, before every LLC's nr_idle_scan was written (0.200 s)");
+	g_free(why);
+	cJSON_ReplaceItemInObject(r, "nr_idle_scan_written_ns", cJSON_CreateNumber(0));
+	why = NULL;
+	assert_int_equal(ss_xp_record_validity(r, &why), 0);
+	assert_null(why);
 	cJSON_AddNumberToObject(r, "deadlock_at_ns", 3e9);
 	assert_int_equal(ss_xp_record_validity(r, &why), 1);
 	assert_string_equal(why, "the run deadlocked at 3.000 s");

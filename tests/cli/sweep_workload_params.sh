@@ -72,7 +72,9 @@ assert round(rec["metrics"]["full_mask_fail_pct"], 3) == run["sis_scan"]["full_m
 assert rec["ended_ns"] == run["run"]["ended_ns"] < 2000000000, rec["ended_ns"]   # hackbench exits before the end
 assert rec["nr_idle_scan_written_ns"] == run["sis"]["nr_idle_scan_written_ns"]
 keys = list(rec)
-assert keys[keys.index("deadlock_at_ns") + 1:] == ["nr_idle_scan_written_ns", "ended_ns", "provenance"], keys
+assert keys[keys.index("deadlock_at_ns") + 1:] == ["nr_idle_scan_written_ns", "ended_ns", "window_start_ns", "provenance"], keys
+# hackbench measures from its first begin, not from the (0 s) warmup: the record carries the run's own window start
+assert rec["window_start_ns"] == run["run"]["warmup_ns"] > rec["warmup_ns"] == 0, (rec["window_start_ns"], run["run"]["warmup_ns"])
 EOF
 
 # errors, before any run: no result file
