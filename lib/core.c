@@ -2255,6 +2255,7 @@ static void reset_stats(struct ss_sim *sim)
 	sim->iwa_since = sim->now;
 	sim->burst_win_start = sim->burst_win_end = 0;
 	memset(&r->lost, 0, sizeof r->lost);
+	memset(&r->contention, 0, sizeof r->contention);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
 	r->ipis_saved_polling = 0;
 	r->policy_redirects = 0;

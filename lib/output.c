@@ -920,7 +920,7 @@ char *ss_results_to_text(const struct ss_results *r)
 				cont += cs->lock_contended[k];
 				wait += cs->lock_wait_ns[k];
 			}
-			g_string_append_printf(s, "%-34s %llu reads, %s hits, transfer mean %s ns, queued %s (wait mean %s ns)\n",
+			g_string_append_printf(s, "%-34s %llu reads, %s hits, transfer mean %s ns, %s of transfers queued (wait mean %s ns)\n",
 					       "scheduler lines (coherence)", (unsigned long long)cs->line_reads,
 					       tpct(b[0], pct(cs->line_hits, cs->line_reads)),
 					       tnum(b[1], 0, 1, miss ? (double)cs->line_transfer_ns / (double)miss : NAN),

@@ -43,17 +43,17 @@ static const struct pdef pdefs[] = {
 	  "timestamp, so the first busy tick balances each level at once (rebalance_domains(), fair.c v6.6), and each LLC's "
 	  "nr_idle_scan holds what update_idle_cpu_scan() wrote over the idle LLC; 0 = a machine booted at t = 0 "
 	  "(sd->last_balance = jiffies, nr_idle_scan 0 after the domain build) (docs/model.md \"Start state\")" },
-	{ "cost", "probe_self_ns", P_NS, F(probe_self_ns), 0, 0, 1000000, "ns",
+	{ "cost", "probe_self_ns", P_NS, F(probe_self_ns), 0, 0, 10000000, "ns",
 	  "reading the waking CPU's own rq in select_idle_sibling (L1-hot)" },
-	{ "cost", "probe_smt_ns", P_NS, F(probe_smt_ns), 7, 0, 1000000, "ns",
+	{ "cost", "probe_smt_ns", P_NS, F(probe_smt_ns), 7, 0, 10000000, "ns",
 	  "reading an SMT sibling's rq; default: topology costs.probe_smt_ns, else 7 ns (Xeon 6242 SMT c2c, reference A.2)" },
-	{ "cost", "probe_cluster_ns", P_NS, F(probe_cluster_ns), 35, 0, 1000000, "ns",
+	{ "cost", "probe_cluster_ns", P_NS, F(probe_cluster_ns), 35, 0, 10000000, "ns",
 	  "reading a rq in the same cluster; default: topology, else 35 ns (Kunpeng 920 same-cluster c2c, reference A.1)" },
-	{ "cost", "probe_llc_ns", P_NS, F(probe_llc_ns), 50, 0, 1000000, "ns",
+	{ "cost", "probe_llc_ns", P_NS, F(probe_llc_ns), 50, 0, 10000000, "ns",
 	  "reading a rq in the same LLC; default: topology, else 50 ns (Skylake-SP same-socket c2c, reference §5)" },
-	{ "cost", "probe_package_ns", P_NS, F(probe_package_ns), 80, 0, 1000000, "ns",
+	{ "cost", "probe_package_ns", P_NS, F(probe_package_ns), 80, 0, 10000000, "ns",
 	  "reading a rq in another LLC of the same package; default: topology costs.probe_package_ns, else 80 ns (Kunpeng 920 other die 80.5 ns, reference A.1)" },
-	{ "cost", "probe_remote_ns", P_NS, F(probe_remote_ns), 140, 0, 1000000, "ns",
+	{ "cost", "probe_remote_ns", P_NS, F(probe_remote_ns), 140, 0, 10000000, "ns",
 	  "reading a rq on another package; default: topology costs.probe_remote_ns, else 140 ns (Xeon 6242 cross-socket c2c 141 ns, reference A.2; estimate for Kunpeng)" },
 	{ "cost", "clear_target_ns", P_NS, F(clear_target_ns), 10, 0, 1000000, "ns",
 	  "SIS_CLEAR_TARGET: clearing target's bit in the scan mask, paid on every select_idle_cpu() call (a locked clear_bit on a local line; estimate)" },
@@ -83,7 +83,7 @@ static const struct pdef pdefs[] = {
 	  "reader's cache (cost.line_cached_ns) if nobody wrote it since this CPU last read it, else a transfer from the CPU "
 	  "that wrote it last at the cost.probe_* latency of their distance; 0 = every probe costs cost.probe_* by the distance "
 	  "to the probed CPU (docs/model.md \"Contention\")" },
-	{ "cost", "line_cached_ns", P_NS, F(line_cached_ns), 4, 0, 1000000, "ns",
+	{ "cost", "line_cached_ns", P_NS, F(line_cached_ns), 4, 0, 10000000, "ns",
 	  "with cost.coherence: reading a line still valid in the reader's own cache, an L2 hit; default: topology "
 	  "costs.line_cached_ns, else 4 ns (Skylake-SP L2 load-to-use 14 cycles, Intel optimization manual; ~4 ns at 3.5 GHz) [estimate]" },
 	{ "cost", "line_queue", P_INT, F(line_queue), 1, 0, 1, "bool",
@@ -93,11 +93,11 @@ static const struct pdef pdefs[] = {
 	{ "cost", "claim_after_scan", P_INT, F(claim_after_scan), 1, 0, 1, "bool",
 	  "the CPU a wakeup chose counts as taken (idle_cpu() false) only from the end of its scan: when ttwu_pending is set "
 	  "(__ttwu_queue_wakelist()) or the task is enqueued under the rq lock (ttwu_do_activate()), core.c v6.6/v5.17; "
-	  "another waker scanning meanwhile may choose it too (wakeups.stacked); 0 = taken at the decision" },
+	  "another waker scanning meanwhile may choose it too (contention.wakeups_stacked); 0 = taken at the decision" },
 	{ "cost", "rq_lock_all", P_INT, F(rq_lock_all), 1, 0, 1, "bool",
 	  "besides remote direct enqueues, the owner's __schedule(), the wake-list drain (sched_ttwu_pending()) and the "
 	  "balancer's detach_tasks() under the busiest rq's lock (load_balance()) hold the rq lock for cost.rq_lock_ns "
-	  "each; a taker waits on its own CPU (lost.rq_lock); 0 = remote direct enqueues only" },
+	  "each; a taker waits on its own CPU (time_lost_ns.rq_lock); 0 = remote direct enqueues only" },
 	{ "cost", "idle_states", P_INT, F(idle_states), 1, 0, 1, "bool",
 	  "cpuidle states from the topology's idle_states table: a menu-like choice at idle entry, exit latency paid by the wakee, polling states need no IPI" },
 	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",

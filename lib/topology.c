@@ -16,6 +16,7 @@
  * struct ss_topology (ss_topology_new + ids).
  */
 #include "simsched/topology.h"
+#include "simsched/params.h"
 #include "simsched/error.h"
 #include "topology_import.h"
 
@@ -1634,9 +1635,17 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 		g_string_append_printf(s, "frequency: base %" G_GUINT64_FORMAT " MHz, max %" G_GUINT64_FORMAT " MHz\n",
 				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
 	g_string_append_printf(s, "node_reclaim_distance: %u\n", t->node_reclaim_distance);
-	g_string_append_printf(s, "probe costs: smt %u ns, cluster %u ns, llc %u ns, package %u ns, remote %u ns, "
-			       "cached line %u ns\n", t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns,
-			       t->probe_package_ns, t->probe_remote_ns, t->line_cached_ns);
+	{
+		/* what a run uses: the file's value (*) or the parameter's default */
+		struct ss_params p;
+		ss_params_defaults(&p, t);
+		g_string_append_printf(s, "probe costs (ns; * = from this file, else the default): smt %" G_GUINT64_FORMAT "%s, "
+				       "cluster %" G_GUINT64_FORMAT "%s, llc %" G_GUINT64_FORMAT "%s, package %" G_GUINT64_FORMAT
+				       "%s, remote %" G_GUINT64_FORMAT "%s, cached line %" G_GUINT64_FORMAT "%s\n",
+				       p.probe_smt_ns, t->probe_smt_ns ? "*" : "", p.probe_cluster_ns, t->probe_cluster_ns ? "*" : "",
+				       p.probe_llc_ns, t->probe_llc_ns ? "*" : "", p.probe_package_ns, t->probe_package_ns ? "*" : "",
+				       p.probe_remote_ns, t->probe_remote_ns ? "*" : "", p.line_cached_ns, t->line_cached_ns ? "*" : "");
+	}
 	g_string_append(s, "numa levels (sched_domains_numa_distance):");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
 		g_string_append_printf(s, " %u", t->numa_distances[i]);
