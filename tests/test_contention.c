@@ -163,12 +163,12 @@ static void test_two_takers_of_one_lock(void **unused)
 	struct ss_topology *t = topo_from("name: eight\nvendor: arm\ncores: \"0-7\"\n");
 	struct ss_sim *s = state(t, "sis_util");
 	struct ss_rq *rq = &s->rq[3];
-	struct ss_results res;
+	struct ss_results res, *own = s->res;
 	(void)unused;
 
 	memset(&res, 0, sizeof res);
 	res.cpu = g_new0(struct ss_cpu_stats, s->nr_cpus);
-	s->res = &res;
+	s->res = &res;   /* count into a results of the test's own (the state's back before it goes) */
 	s->measuring = true;
 	s->now = 100;
 	assert_int_equal(ss_rq_lock(s, rq, 100, 200, 1, SS_LOCK_TTWU), 0);      /* [100, 300) */
@@ -205,7 +205,7 @@ static void test_two_takers_of_one_lock(void **unused)
 	assert_int_equal(res.contention.lock_contended[SS_LOCK_SCHEDULE], 1);
 	assert_int_equal(res.lost.rq_lock, 450 + 100 + 600);
 	s->measuring = false;
-	s->res = NULL;
+	s->res = own;
 	g_free(res.cpu);
 	ss_state_free(s);
 	ss_topology_free(t);
