@@ -1300,6 +1300,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 			claim = sim->now;
 		if (trq->ttwu_pending + trq->wake_inflight == 1 || claim < trq->claim_min)
 			trq->claim_min = claim;
+		trq->claim_cpu = (uint16_t)sim->this_cpu;
 	}
 	p->waker_cpu = (uint16_t)sim->this_cpu;
 	if (at == sim->now) {

@@ -264,6 +264,7 @@ struct ss_rq {
 	/* cost.claim_after_scan: the earliest end of scan of the wakeups pending
 	 * here (ttwu_pending + wake_inflight): they make the CPU busy from then on */
 	uint64_t claim_min;            /* ns; 0 while none is pending (a count set by hand is claimed) */
+	uint16_t claim_cpu;            /* the CPU that made the latest pending claim: its own later scans see it */
 	/* wakeups.stacked: pending wakeups whose scan chose this CPU idle, and how many ever did */
 	uint32_t idle_pending, idle_choices;
 };
@@ -538,11 +539,14 @@ static inline const struct ss_sched_domain *sd_llc(const struct ss_sim *sim, uns
 /*
  * A wakeup pending on rq (ttwu_pending or wake_inflight) is visible to
  * idle_cpu() from its claim: at once, or with cost.claim_after_scan from
- * the end of its scan (rq->claim_min, the earliest of those pending).
+ * the end of its scan (rq->claim_min, the earliest of those pending) —
+ * and to the CPU that made it at once (rq->claim_cpu, the latest claimer).
  */
 static inline bool ss_rq_claimed(const struct ss_sim *sim, const struct ss_rq *rq)
 {
-	return (rq->ttwu_pending || rq->wake_inflight) && rq->claim_min <= sim->now;
+	/* a CPU's own earlier wakeups are over before its next one scans
+	 * (program order), even those the engine handles at the same instant */
+	return (rq->ttwu_pending || rq->wake_inflight) && (rq->claim_min <= sim->now || rq->claim_cpu == sim->this_cpu);
 }
 
 /* core.c: predicates the placement code reads (core.c v6.6). */

@@ -277,6 +277,47 @@ static void test_two_wakers_one_idle_cpu(void **unused)
 	ss_topology_free(t);
 }
 
+/*
+ * One waker wakes four sleepers with one `wake: {which: all}` (the engine
+ * handles the four wakeups at the same simulated time): its own earlier claims are visible to
+ * its later scans, as the kernel's program order makes them, so the four go
+ * to four CPUs and none stacks.
+ */
+static void test_one_waker_sees_its_claims(void **unused)
+{
+	static const char yaml[] =
+		"name: fan\ninstance: set\ninstances_per_cpu: 0.001\n"
+		"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n"
+		"  - {name: w, start_cpu: 5, program: [loop: {forever: true, do: [run: 100us, transaction: begin, wake: {task: s, which: all}, transaction: end]}]}\n"
+		"  - {name: s, count: 4, start_cpu: 1, program: [loop: {forever: true, do: [wait: 1, run: 20us]}]}\n";
+	struct ss_topology *t = topo_from("name: eight\nvendor: arm\ncores: \"0-7\"\n");
+	struct ss_workload *w = wl_from(yaml);
+	struct ss_run_config c = { 0 };
+	GError *err = NULL;
+	struct ss_results *r;
+	(void)unused;
+
+	c.topo = t;
+	c.wl = w;
+	c.policy = "sis_util";
+	ss_params_defaults(&c.params, t);
+	c.params.load_balance = 0;
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.warmup_ns = 0;   /* from t = 0: in the first round all four last ran on CPU 1 */
+	c.duration_ns = 5000000;
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_true(r->transactions >= 45);
+	assert_true(r->contention.wakeups_chose_idle >= 4 * (r->transactions - 1));
+	assert_int_equal(r->contention.wakeups_stacked, 0);
+	assert_int_equal(r->wakeups_busy, 0);
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 /* Each switch zeroes what it governs, on a busy SMT NUMA machine. */
 static void test_switches_zero_counters(void **unused)
 {
@@ -387,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_line_queue),
 		cmocka_unit_test(test_two_takers_of_one_lock),
 		cmocka_unit_test(test_two_wakers_one_idle_cpu),
+		cmocka_unit_test(test_one_waker_sees_its_claims),
 		cmocka_unit_test(test_switches_zero_counters),
 		cmocka_unit_test(test_window_from_begin),
 	};
