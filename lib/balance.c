@@ -151,19 +151,7 @@ static bool mask_subset(const uint64_t *a, const uint64_t *b, unsigned nw)
 /* The cost of reading cpu's rq from `from`, by distance (the cost.probe_* parameters). */
 static uint64_t read_cost(const struct ss_sim *sim, unsigned from, unsigned cpu)
 {
-	const struct ss_topology *t = sim->topo;
-	const struct ss_params *pr = &sim->params;
-	if (cpu == from)
-		return pr->probe_self_ns;
-	if (ss_cpumask_test(t->cpu[from].smt_mask, cpu))
-		return pr->probe_smt_ns;
-	if (ss_cpumask_test(t->cpu[from].cluster_mask, cpu))
-		return pr->probe_cluster_ns;
-	if (t->cpu[from].llc == t->cpu[cpu].llc)
-		return pr->probe_llc_ns;
-	if (t->cpu[from].package == t->cpu[cpu].package)
-		return pr->probe_package_ns;
-	return pr->probe_remote_ns;
+	return ss_c2c_ns(sim, from, cpu);
 }
 
 void ss_balance_init(struct ss_sim *sim)

@@ -1246,7 +1246,8 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	if ((unsigned)cpu != (unsigned)p->cpu)
 		set_task_cpu(sim, p, (unsigned)cpu, SS_MIG_WAKEUP, false);
 	cost = sim->scan_cost;
-	p->chose_idle = ss_idle_cpu(sim, (unsigned)cpu) && (unsigned)cpu != sim->this_cpu;
+	bool cpu_idle = ss_idle_cpu(sim, (unsigned)cpu);
+	p->chose_idle = cpu_idle && (unsigned)cpu != sim->this_cpu;
 	if (p->chose_idle) {
 		struct ss_rq *trq = &sim->rq[cpu];
 		p->stack_risk = trq->idle_pending > 0;
@@ -1255,7 +1256,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	}
 	if (sim->measuring) {
 		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
-		if (!p->chose_idle && !ss_idle_cpu(sim, (unsigned)cpu))
+		if (!cpu_idle)
 			sim->res->wakeups_busy++;
 		sim->res->contention.wakeups_chose_idle += p->chose_idle;
 		sim->res->wakeups_remote_llc += w->llc != c->llc;
