@@ -3,12 +3,14 @@
  * of scheduler state that wake placement reads, and the rq lock.
  *
  * A line: a rq's first line — in struct rq (kernel/sched/sched.h, v6.6 and
- * v5.17) __lock, nr_running and ttwu_pending share the first 64 bytes; curr
- * and cfs.idle_h_nr_running, which idle_cpu() and sched_idle_cpu() also
- * read, lie on two other lines that the same owner writes at the same
- * moments (a switch, an enqueue, a dequeue), so the three are one unit here
- * and a probe is one transfer (the other two assumed overlapped by the
- * out-of-order core) — or an LLC's struct sched_domain_shared (ref,
+ * v5.17) __lock and nr_running open the first 64 bytes; ttwu_pending follows
+ * the NUMA-balancing and NO_HZ fields (nohz_csd is 32-byte aligned), at
+ * byte 104 of a NUMA, NO_HZ build: the second line. That line, curr's and
+ * cfs.idle_h_nr_running's, which idle_cpu() and sched_idle_cpu() also read,
+ * are written at the same moments (a switch, an enqueue, a dequeue, a
+ * wakeup queued), so all are one unit here and a probe is one transfer (the
+ * others assumed overlapped by the out-of-order core) — or an LLC's struct
+ * sched_domain_shared (ref,
  * nr_busy_cpus, has_idle_cores, nr_idle_scan: one line).
  *
  * A read by a CPU that holds a valid copy (it read the line and nobody
@@ -142,6 +144,7 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 	unsigned n = rq->nr_lock, i, k = 0;
 	uint64_t start = t, wait;
 	bool others = false;   /* a hold by another CPU delayed it: contention, not the taker's own earlier work */
+	bool contended;
 
 	/* drop what is over */
 	while (k < n && rq->lock_e[k] <= sim->now)
@@ -177,15 +180,8 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 	wait = start - t;
 	/* after only its own earlier holds (a drain, then the switch it
 	 * causes) the taker just works on in sequence: a delay, no contention */
-	if (!others) {
-		ss_rq_line_write(sim, rq->cpu, taker);
-		if (sim->measuring) {
-			sim->res->contention.lock_acquires[kind]++;
-			sim->res->cpu[rq->cpu].rq_lock_acquires++;
-		}
-		return wait;
-	}
-	if (wait && ss_tracing(sim))
+	contended = others && wait;
+	if (contended && ss_tracing(sim))
 		ss_ft_rq_lock_wait(sim, rq, taker, kind, t, wait);
 	/* the lock word shares the rq's first line: taking it writes the line */
 	ss_rq_line_write(sim, rq->cpu, taker);
@@ -194,7 +190,7 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 		struct ss_cpu_stats *st = &sim->res->cpu[rq->cpu];
 		cs->lock_acquires[kind]++;
 		st->rq_lock_acquires++;
-		if (wait) {
+		if (contended) {
 			cs->lock_contended[kind]++;
 			cs->lock_wait_ns[kind] += wait;
 			st->rq_lock_contended++;

@@ -272,7 +272,7 @@ struct ss_rq {
 /**
  * One coherence unit (docs/model.md "Contention"): a cache line of
  * scheduler state that its owner keeps writing and other CPUs read —
- * a rq's first line (__lock, nr_running, ttwu_pending; with curr and
+ * a rq's first lines (__lock, nr_running, ttwu_pending; with curr and
  * cfs.idle_h_nr_running modelled as the same unit) or an LLC's
  * sd_llc_shared (nr_busy_cpus, has_idle_cores, nr_idle_scan).
  */

@@ -16,15 +16,7 @@
 #include "ss_sched.h"
 #include "simsched/error.h"
 #include "simsched/state.h"
-
-static struct ss_topology *topo_file(const char *path)
-{
-	GError *err = NULL;
-	struct ss_topology *t = ss_topology_load(path, &err);
-	if (!t)
-		fail_msg("%s", err->message);
-	return t;
-}
+#include "machine_helpers.h"
 
 static struct ss_topology *topo_from(const char *yaml)
 {
@@ -42,6 +34,30 @@ static struct ss_workload *wl_from(const char *yaml)
 	if (!w)
 		fail_msg("%s", err->message);
 	return w;
+}
+
+/* A run of w on t under policy with the --set assignments sets (NULL-terminated, may be NULL). */
+static struct ss_results *run(const struct ss_topology *t, const struct ss_workload *w, const char *policy,
+			      const char *const *sets, uint64_t warmup_ns, uint64_t duration_ns)
+{
+	struct ss_run_config c = { 0 };
+	GError *err = NULL;
+	struct ss_results *r;
+	c.topo = t;
+	c.wl = w;
+	c.policy = policy;
+	ss_params_defaults(&c.params, t);
+	for (unsigned i = 0; sets && sets[i]; i++)
+		if (!ss_params_set(&c.params, policy, sets[i], &err))
+			fail_msg("%s", err->message);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.warmup_ns = warmup_ns;
+	c.duration_ns = duration_ns;
+	r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s", err->message);
+	return r;
 }
 
 static struct ss_sim *state(const struct ss_topology *t, const char *policy)
@@ -72,7 +88,7 @@ static void set_cpu(struct ss_sim *s, unsigned cpu, unsigned nr_running)
  */
 static void test_line_written_or_not(void **unused)
 {
-	struct ss_topology *t = topo_file(SS_SOURCE_DIR "/topologies/kunpeng920.yaml");
+	struct ss_topology *t = load_file("topologies/kunpeng920.yaml");
 	struct ss_sim *s = state(t, "sis_util");
 	struct ss_placement pl;
 	const struct ss_params params = s->params, *pr = &params;   /* a copy: it outlives the first state */
@@ -131,7 +147,7 @@ static void test_line_written_or_not(void **unused)
  */
 static void test_line_queue(void **unused)
 {
-	struct ss_topology *t = topo_file(SS_SOURCE_DIR "/topologies/kunpeng920.yaml");
+	struct ss_topology *t = load_file("topologies/kunpeng920.yaml");
 	struct ss_sim *s = state(t, "sis_util");
 	struct ss_cline *l = &s->cl_rq[5];
 	uint64_t lat = s->params.probe_cluster_ns;   /* CPUs 4-7 share CPU 5's cluster */
@@ -244,21 +260,10 @@ static void test_two_wakers_one_idle_cpu(void **unused)
 	(void)unused;
 
 	for (int k = 0; k < 2; k++) {
-		struct ss_run_config c = { 0 };
-		GError *err = NULL;
-		c.topo = t;
-		c.wl = w;
-		c.policy = "sis_util";
-		ss_params_defaults(&c.params, t);
-		c.params.load_balance = 0;   /* the balancer would move the hogs and sleepers about */
-		c.params.claim_after_scan = (uint64_t)(k == 0);
-		c.load_pct_x100 = 10000;
-		c.seed = 1;
-		c.warmup_ns = 1000000;
-		c.duration_ns = 10000000;
-		r[k] = ss_simulate(&c, &err);
-		if (!r[k])
-			fail_msg("%s", err->message);
+		/* the balancer would move the hogs and sleepers about */
+		const char *const sets[] = { "balance.load_balance=0", k == 0 ? "cost.claim_after_scan=1" : "cost.claim_after_scan=0",
+					     NULL };
+		r[k] = run(t, w, "sis_util", sets, 1000000, 10000000);
 	}
 	/* 50 rounds in 10 ms: 4 wakeups onto idle CPUs each (w1, w2, s1, s2), one of the two onto 6 stacks */
 	assert_int_equal(r[0]->transactions, 50);
@@ -293,22 +298,11 @@ static void test_one_waker_sees_its_claims(void **unused)
 		"  - {name: s, count: 4, start_cpu: 1, program: [loop: {forever: true, do: [wait: 1, run: 20us]}]}\n";
 	struct ss_topology *t = topo_from("name: eight\nvendor: arm\ncores: \"0-7\"\n");
 	struct ss_workload *w = wl_from(yaml);
-	struct ss_run_config c = { 0 };
-	GError *err = NULL;
-	struct ss_results *r;
+	static const char *const sets[] = { "balance.load_balance=0", NULL };
+	/* from t = 0: in the first round all four last ran on CPU 1 */
+	struct ss_results *r = run(t, w, "sis_util", sets, 0, 5000000);
 	(void)unused;
 
-	c.topo = t;
-	c.wl = w;
-	c.policy = "sis_util";
-	ss_params_defaults(&c.params, t);
-	c.params.load_balance = 0;
-	c.load_pct_x100 = 10000;
-	c.seed = 1;
-	c.warmup_ns = 0;   /* from t = 0: in the first round all four last ran on CPU 1 */
-	c.duration_ns = 5000000;
-	r = ss_simulate(&c, &err);
-	assert_non_null(r);
 	assert_true(r->transactions >= 45);
 	assert_true(r->contention.wakeups_chose_idle >= 4 * (r->transactions - 1));
 	assert_int_equal(r->contention.wakeups_stacked, 0);
@@ -321,7 +315,7 @@ static void test_one_waker_sees_its_claims(void **unused)
 /* Each switch zeroes what it governs, on a busy SMT NUMA machine. */
 static void test_switches_zero_counters(void **unused)
 {
-	struct ss_topology *t = topo_file(SS_SOURCE_DIR "/topologies/xeon6148.yaml");
+	struct ss_topology *t = load_file("topologies/xeon6148.yaml");
 	struct ss_workload *w = wl_from(
 		"name: rr\ninstance: pair\ninstances_per_cpu: 1\n"
 		"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
@@ -337,24 +331,8 @@ static void test_switches_zero_counters(void **unused)
 	struct ss_results *r[G_N_ELEMENTS(sets)];
 	(void)unused;
 
-	for (size_t k = 0; k < G_N_ELEMENTS(sets); k++) {
-		struct ss_run_config c = { 0 };
-		GError *err = NULL;
-		c.topo = t;
-		c.wl = w;
-		c.policy = "sis_prop";
-		ss_params_defaults(&c.params, t);
-		for (unsigned i = 0; sets[k][i]; i++)
-			if (!ss_params_set(&c.params, c.policy, sets[k][i], &err))
-				fail_msg("%s", err->message);
-		c.load_pct_x100 = 10000;
-		c.seed = 1;
-		c.warmup_ns = 5000000;
-		c.duration_ns = 20000000;
-		r[k] = ss_simulate(&c, &err);
-		if (!r[k])
-			fail_msg("%s", err->message);
-	}
+	for (size_t k = 0; k < G_N_ELEMENTS(sets); k++)
+		r[k] = run(t, w, "sis_prop", sets[k], 5000000, 20000000);
 	const struct ss_contention_stats *base = &r[0]->contention;
 	/* the base run exercises each */
 	assert_true(base->line_reads > 0 && base->line_hits > 0 && base->line_reads_llc > 0);
@@ -390,23 +368,14 @@ static void test_switches_zero_counters(void **unused)
 static void test_window_from_begin(void **unused)
 {
 	GError *err = NULL;
-	struct ss_topology *t = topo_file(SS_SOURCE_DIR "/topologies/desktop-8c16t.yaml");
+	struct ss_topology *t = load_file("topologies/desktop-8c16t.yaml");
 	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/hackbench-process-pipes.yaml", &err);
-	struct ss_run_config c = { 0 };
 	struct ss_results *r;
 	uint64_t per_taker = 0, per_rq = 0;
 	(void)unused;
 
 	assert_non_null(w);
-	c.topo = t;
-	c.wl = w;
-	c.policy = "sis_util";
-	ss_params_defaults(&c.params, t);
-	c.load_pct_x100 = 10000;
-	c.seed = 1;
-	c.duration_ns = 2000000000;
-	r = ss_simulate(&c, &err);
-	assert_non_null(r);
+	r = run(t, w, "sis_util", NULL, 0, 2000000000);
 	assert_true(r->warmup_ns > 0);   /* measured from the first begin */
 	for (unsigned k = 0; k < SS_LOCK_NR; k++)
 		per_taker += r->contention.lock_acquires[k];
