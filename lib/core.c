@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "simsched/error.h"
+#include "workload_priv.h"
 
 #define SS_MAX_ACTIONS_WITHOUT_TIME 1000000u
 
@@ -639,7 +640,7 @@ static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, str
 
 	memset(cnt, 0, sim->aff_nr_cls * sizeof *cnt);
 	for (int32_t id = rq->cfs_tasks_head; id >= 0; id = sim->tasks[id].tasks_next)
-		if (&sim->tasks[id] != rq->curr)
+		if (&sim->tasks[id] != rq->curr && !sim->tasks[id].kthread)   /* a kworker: bound here */
 			cnt[sim->tasks[id].aff_cls]++;
 	for (unsigned c = 0; c < sim->aff_nr_cls; c++) {
 		if (cnt[c] == mine[c])
@@ -683,6 +684,11 @@ static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *si
 	bool idle = rq->curr == NULL;
 	running = rq->curr && rq->curr->se.on_rq ? 1u : 0u;
 	waiting = depth > running ? depth - running : 0;
+	if (__builtin_expect(rq->nr_kthreads != 0, 0)) {
+		/* a waiting kworker is bound to this CPU: no work another CPU could take */
+		unsigned kw = rq->nr_kthreads - (running && rq->curr->kthread);
+		waiting = waiting > kw ? waiting - kw : 0;
+	}
 	if (depth != rq->acct_depth) {
 		if (sim->measuring) {
 			uint64_t d = sim->now - rq->depth_since;
@@ -757,7 +763,7 @@ static void aff_set_multi(struct ss_sim *sim, bool multi)
 
 		memset(mine, 0, sim->aff_nr_cls * sizeof *mine);
 		for (int32_t id = rq->cfs_tasks_head; id >= 0; id = sim->tasks[id].tasks_next)
-			if (&sim->tasks[id] != rq->curr)
+			if (&sim->tasks[id] != rq->curr && !sim->tasks[id].kthread)
 				mine[sim->tasks[id].aff_cls]++;
 		for (unsigned k = 0; k < sim->aff_nr_cls; k++)
 			sim->aff_wait[k] += mine[k];
@@ -835,12 +841,12 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 	struct ss_wl_action a;
 	ss_wl_next(sim->plan, p->id, &p->cursor, &p->rng, &a);
 	if (a.kind == SS_ACT_RUN) {
-		if (sim->trace)
+		if (sim->trace && !p->kthread)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
 		p->run_work = a.ns;
 		p->work_left = a.ns;
 	} else if (a.kind == SS_ACT_RUN_WALL) {
-		if (sim->trace)
+		if (sim->trace && !p->kthread)
 			sim->trace(sim->trace_ctx, p->run_start, p->id, &a);
 		set_wall_burst(sim, p, p->run_start - sim->now + a.ns);
 	} else {
@@ -926,7 +932,10 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		}
 	}
 	if (next->wake_time) {
-		if (sim->measuring && next->wake_time >= sim->measure_start) {
+		if (__builtin_expect(next->kthread, 0)) {
+			if (sim->measuring && next->wake_time >= sim->measure_start)
+				ss_log2_hist_add(&sim->res->background.kthread_latency, next->run_start - next->wake_time);
+		} else if (sim->measuring && next->wake_time >= sim->measure_start) {
 			const bool *roles = ss_workload_metric(sim->plan->wl)->roles;
 
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
@@ -969,6 +978,7 @@ static void enqueue_task(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p
 	sim->fair->enqueue_entity(sim, rq, &p->se, wakeup);
 	ss_tasks_add_head(sim, rq, p);   /* account_entity_enqueue(): list_add(&se->group_node, &rq->cfs_tasks) */
 	p->state = SS_TASK_RUNNABLE;
+	rq->nr_kthreads += p->kthread;
 	/* add_nr_running(): a second runnable task marks the root domain overloaded */
 	if (rq->cfs.nr_running == 2)
 		sim->rd_overload = true;
@@ -1093,6 +1103,7 @@ static void dequeue_sleep(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 	pelt_update(sim, rq, p, SS_UPDATE_TG);
 	sim->fair->dequeue_entity(sim, rq, &p->se, true);
 	ss_tasks_del(sim, rq, p);
+	rq->nr_kthreads -= p->kthread;
 	ss_util_est_update(&rq->cfs_avg, &p->avg, true, ss_feat(sim->features, SS_FEAT_UTIL_EST_FASTUP),
 			   sim->topo->cpu[rq->cpu].capacity);
 	ss_rq_line_write(sim, rq->cpu, rq->cpu);
@@ -1254,7 +1265,7 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		trq->idle_pending++;
 		p->idle_seq = ++trq->idle_choices;
 	}
-	if (sim->measuring) {
+	if (sim->measuring && !p->kthread) {
 		const struct ss_cpu_topo *w = &sim->topo->cpu[sim->this_cpu], *c = &sim->topo->cpu[cpu];
 		if (!cpu_idle)
 			sim->res->wakeups_busy++;
@@ -1818,12 +1829,12 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			p->scan_pending = 0;
 			p->overhead_left += c;
 			if (a.kind == SS_ACT_RUN) {
-				if (sim->trace)
+				if (sim->trace && !p->kthread)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
 				p->work_left = a.ns;
 			} else if (a.kind == SS_ACT_RUN_WALL) {
 				/* the wall time counts from the end of the probing */
-				if (sim->trace)
+				if (sim->trace && !p->kthread)
 					sim->trace(sim->trace_ctx, sim->now + c, p->id, &a);
 				set_wall_burst(sim, p, c + a.ns);
 			} else {
@@ -1835,7 +1846,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			start_burst(sim, rq, p);
 			return;
 		}
-		if (sim->trace)
+		if (sim->trace && !p->kthread)
 			sim->trace(sim->trace_ctx, sim->now, p->id, &a);
 		switch (a.kind) {
 		case SS_ACT_RUN:
@@ -2164,12 +2175,39 @@ static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 	ss_idle_reenter(sim, rq);
 }
 
+static void kworker_tick(struct ss_sim *sim, struct ss_rq *rq);
+
+/*
+ * The tick's own cost on a busy CPU: the local timer interrupt
+ * (cost.tick_ns with cost.background) and scheduler_tick()'s
+ * rq_lock(rq) (cost.rq_lock_ns with cost.rq_lock_all; core.c v6.6
+ * scheduler_tick(): rq_lock(rq, &rf) around update_rq_clock() and
+ * task_tick()). Both are time the interrupted task does not run.
+ */
+static void tick_cost(struct ss_sim *sim, struct ss_rq *rq)
+{
+	uint64_t delay = 0;
+
+	if (sim->params.background && sim->params.tick_ns) {
+		delay = sim->params.tick_ns;
+		if (sim->measuring) {
+			sim->res->background.ticks++;
+			sim->res->background.tick_ns += delay;
+		}
+	}
+	if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
+		delay += ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_TICK);
+	if (delay)
+		ss_delay_curr(sim, rq, delay);
+}
+
 /* scheduler_tick(), core.c v6.6 (+ task_tick_fair/entity_tick). */
 static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
 {
 	bool resched;
 	if (!rq->curr)
 		return;
+	tick_cost(sim, rq);
 	ss_update_rq_clock(sim, rq);
 	resched = sim->fair->entity_tick(sim, rq);   /* task_tick_fair() -> entity_tick() */
 	pelt_update(sim, rq, rq->curr, SS_UPDATE_TG);
@@ -2177,6 +2215,9 @@ static void handle_tick(struct ss_sim *sim, struct ss_rq *rq)
 	ss_trigger_load_balance(sim, rq);
 	if (resched)
 		resched_curr(sim, rq);
+	/* irq_exit() -> the timer softirq: expired deferrable timers queue the kworker's work */
+	if (rq->kworker)
+		kworker_tick(sim, rq);
 }
 
 /* One jiffy boundary: scheduler_tick() on every ticking CPU, in CPU order. */
@@ -2258,6 +2299,7 @@ static void reset_stats(struct ss_sim *sim)
 	sim->burst_win_start = sim->burst_win_end = 0;
 	memset(&r->lost, 0, sizeof r->lost);
 	memset(&r->contention, 0, sizeof r->contention);
+	memset(&r->background, 0, sizeof r->background);
 	memset(r->idle_state_entries, 0, sizeof r->idle_state_entries);
 	r->ipis_saved_polling = 0;
 	r->policy_redirects = 0;
@@ -2377,6 +2419,8 @@ static void sim_destroy(struct ss_sim *sim)
 	g_aligned_free(sim->tasks);
 	g_free(sim->sync);
 	g_free(sim->task_cpus);
+	g_free(sim->kworker_cpus);
+	g_free(sim->kworker_insn);
 	if (sim->plan)
 		ss_wl_plan_free(sim->plan);
 	ss_evq_destroy(&sim->evq);
@@ -2623,6 +2667,90 @@ static unsigned *start_cpus(struct ss_sim *sim, unsigned nr_allowed)
 	return start;
 }
 
+
+/*
+ * Background work: a kworker per allowed CPU (docs/model.md "Background
+ * work"). A per-CPU bound worker of the system workqueue
+ * (kernel/workqueue.c v6.6: create_worker() binds it to its pool's CPU,
+ * kthread_bind_mask()), SCHED_NORMAL nice 0. Its work items come from
+ * deferrable timers (vmstat_update, the per-CPU delayed works: a
+ * TIMER_DEFERRABLE timer_list fires from the timer softirq of a tick, and
+ * a CPU whose tick is stopped runs it at its first tick after waking), so
+ * an activation due while its CPU is idle waits for that CPU's next busy
+ * tick. Program: loop { run cost.kthread_ns; wait for the next work item }.
+ */
+static void kworkers_add(struct ss_sim *sim, unsigned nr_allowed)
+{
+	g_autofree unsigned *cpus = g_new(unsigned, nr_allowed);
+	unsigned k = 0;
+
+	for (unsigned c = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus); c < sim->nr_cpus;
+	     c = ss_cpumask_next(sim->allowed_mask, sim->nr_cpus, c + 1))
+		cpus[k++] = c;
+	sim->kworker_insn = g_new0(struct ss_wl_insn, 4);
+	sim->kworker_insn[0] = (struct ss_wl_insn){ .op = SS_OP_LOOP, .arg = SS_WL_FOREVER };
+	sim->kworker_insn[1] = (struct ss_wl_insn){ .op = SS_OP_RUN,
+						    .dist = { .kind = SS_DIST_CONST, .a = sim->params.kthread_ns } };
+	sim->kworker_insn[2] = (struct ss_wl_insn){ .op = SS_OP_WAIT, .arg = 1 };
+	sim->kworker_insn[3] = (struct ss_wl_insn){ .op = SS_OP_ENDLOOP, .arg = 1 };
+	sim->kworker_cpus = g_new0(uint64_t, (size_t)k * sim->nr_words);
+	for (unsigned i = 0; i < k; i++)
+		ss_cpumask_set(&sim->kworker_cpus[(size_t)i * sim->nr_words], cpus[i]);
+	ss_wl_plan_add_kthreads(sim->plan, cpus, k, sim->kworker_insn, 4);
+}
+
+/* Time to a kworker's next activation: exponential with mean 1 / cost.kthread_rate_hz (a Poisson process). */
+static uint64_t kworker_gap(struct ss_sim *sim, struct ss_task *p)
+{
+	struct ss_dist d = { .kind = SS_DIST_EXP, .a = 1000000000u / sim->params.kthread_rate_hz };
+
+	return ss_dist_draw(&d, &p->rng);
+}
+
+/*
+ * A kworker at the start: asleep on its CPU in worker_thread()'s wait for
+ * work, as on a machine that has been up for a while (never enqueued
+ * before t = 0, PELT sums zero: decayed).
+ */
+static void kworker_start(struct ss_sim *sim, struct ss_task *p)
+{
+	struct ss_rq *rq = &sim->rq[p->cpu];
+
+	p->started = true;
+	p->state = SS_TASK_BLOCKED;
+	p->block_on = SS_BLOCK_TOKENS;
+	p->wait_need = 1;
+	p->last_ran_cpu = p->cpu;
+	rq->kworker = p->id + 1;
+	rq->kworker_due = kworker_gap(sim, p);
+}
+
+/*
+ * The timer softirq of a busy CPU's tick: a kworker activation that is due
+ * queues its work and wakes the kworker (queue_work_on() ->
+ * wake_up_process(), on this CPU: a local wakeup, check_preempt_curr()).
+ * Work queued while the worker still runs is taken in the same run.
+ */
+static void kworker_tick(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_task *p = &sim->tasks[rq->kworker - 1];
+
+	if (sim->now < rq->kworker_due)
+		return;
+	rq->kworker_due = sim->now + kworker_gap(sim, p);
+	if (p->state != SS_TASK_BLOCKED)
+		return;
+	sim->current = NULL;
+	sim->this_cpu = rq->cpu;
+	post_token(sim, p, false);
+	if (sim->measuring) {
+		struct ss_background_stats *b = &sim->res->background;
+		b->kthread_wakeups++;
+		b->kthread_ns += sim->params.kthread_ns;   /* the activation's work */
+		b->kthread_preempts += rq->curr == p;      /* check_preempt_curr() switched to it at once */
+	}
+}
+
 static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError **err)
 {
 	const struct ss_topology *t = cfg->topo;
@@ -2693,6 +2821,9 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->plan = ss_workload_instantiate(cfg->wl, cfg->load_pct_x100, nr_allowed, err);
 	if (!sim->plan)
 		return false;
+	sim->nr_wl_tasks = sim->plan->nr_tasks;
+	if (sim->params.background && sim->params.kthread_rate_hz)
+		kworkers_add(sim, nr_allowed);
 	sim->nr_tasks = sim->plan->nr_tasks;
 
 	/* runqueues: sched_init() values */
@@ -2827,6 +2958,12 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		p->tasks_prev = p->tasks_next = -1;
 		p->cpus_ptr = wt->cpus ? &sim->task_cpus[(size_t)wt->role * sim->nr_words] : sim->allowed_mask;
 		p->nr_cpus_allowed = wt->cpus ? ss_cpumask_weight(p->cpus_ptr, sim->nr_words) : nr_allowed;
+		if (wt->kthread) {
+			/* kthread_bind_mask(): its one CPU */
+			p->kthread = true;
+			p->cpus_ptr = &sim->kworker_cpus[(size_t)(i - sim->nr_wl_tasks) * sim->nr_words];
+			p->nr_cpus_allowed = 1;
+		}
 		p->chan_cap = wt->channel_capacity;
 		p->stop_at = wt->stop_after_ns;
 		ss_se_set_nice(&p->se, wt->nice);
@@ -2891,8 +3028,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			}
 			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
 		}
-		p->state = SS_TASK_DEAD;   /* until start_task() */
-		if (!wt->spawned)
+		p->state = SS_TASK_DEAD;   /* until start_task() (a kworker: kworker_start()) */
+		if (!wt->spawned && !wt->kthread)
 			sim->nr_to_start++;
 		p->recent_used_cpu = p->cpu;   /* wake_up_new_task() */
 		p->last_ran_cpu = -1;
@@ -2925,7 +3062,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		return false;
 	sim->res = results_new(sim, cfg);
 	sim->res->workload_file = NULL;
-	sim->res->nr_tasks = sim->nr_tasks;
+	sim->res->nr_tasks = sim->nr_wl_tasks;   /* the workload's, not the kworkers */
 	sim->res->nr_instances = sim->plan->nr_instances;
 	return true;
 }
@@ -3076,7 +3213,9 @@ static void start_tasks(struct ss_sim *sim)
 
 		if (wt->spawned)
 			continue;
-		if (wt->start_after_ns)
+		if (wt->kthread)
+			kworker_start(sim, p);
+		else if (wt->start_after_ns)
 			ss_evq_schedule(&sim->evq, &p->ev_timer, wt->start_after_ns, SS_EV_TIMER, (unsigned)p->cpu);
 		else
 			start_task(sim, p);
@@ -3146,6 +3285,8 @@ static unsigned deadlock_check(const struct ss_sim *sim, const bool *wakeable, c
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		const struct ss_task *p = &sim->tasks[i];
 
+		if (p->kthread)
+			continue;   /* woken by its CPU's ticks */
 		switch (p->state) {
 		case SS_TASK_DEAD:
 			continue;
@@ -3276,12 +3417,12 @@ done:
 			if (r->measure == SS_MEASURE_FINISH) {
 				g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_DEADLOCK,
 					    "workload %s: deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them: it never finishes (raising --duration will not help)",
-					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim.nr_tasks,
+					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim.nr_wl_tasks,
 					    sim.plan->task[ex->id].path, block_names[ex->block_on]);
 			} else {
 				results_warn(r, g_strdup_printf(
 					"deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them; %s",
-					(double)at / 1e9, blocked, sim.nr_tasks, sim.plan->task[ex->id].path,
+					(double)at / 1e9, blocked, sim.nr_wl_tasks, sim.plan->task[ex->id].path,
 					block_names[ex->block_on], idle));
 			}
 		}
@@ -3290,7 +3431,7 @@ done:
 		if (!sim.finish_ns)
 			g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_INVALID,
 				    "workload %s: %u of %u tasks still alive at %.3f s, the end of --warmup + --duration (its figure is the time until every task has exited: raise --duration)",
-				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_tasks,
+				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_wl_tasks,
 				    (double)sim.end_time / 1e9);
 		else {
 			/* from t = 0, or from the first transaction begin (metric `from: begin`) */

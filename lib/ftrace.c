@@ -325,7 +325,7 @@ bool ss_ft_attach(struct ss_sim *sim, GError **err)
 	ft->prio = g_new0(int, sim->nr_tasks ? sim->nr_tasks : 1);
 	for (unsigned i = 0; i < sim->nr_tasks; i++) {
 		const struct ss_wl_task *wt = &sim->plan->task[i];
-		const char *name = ss_workload_role_name(sim->plan->wl, wt->role);
+		const char *name = wt->kthread ? wt->path : ss_workload_role_name(sim->plan->wl, wt->role);
 		unsigned k = 0;
 		/* comm: the role's name, at most TASK_COMM_LEN - 1 bytes; no spaces
 		 * or other bytes the trace parsers split on */
@@ -622,7 +622,7 @@ void ss_ft_wakeup_stacked(struct ss_sim *sim, const struct ss_task *p, const str
 void ss_ft_rq_lock_wait(struct ss_sim *sim, const struct ss_rq *rq, unsigned taker, unsigned kind, uint64_t t,
 			uint64_t wait_ns)
 {
-	static const char *const kinds[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance" };
+	static const char *const kinds[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance", "tick" };
 	struct ss_ftrace *ft = sim->ft;
 	struct col c;
 	FILE *f;

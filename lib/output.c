@@ -513,8 +513,21 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "smt", (double)r->lost.smt);
 	cJSON_AddNumberToObject(o, "memory_bandwidth", (double)r->lost.memory_bandwidth);
 	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
+	cJSON_AddNumberToObject(o, "tick", (double)r->background.tick_ns);
+	cJSON_AddNumberToObject(o, "kthread", (double)r->background.kthread_ns);
 	{
-		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance" };
+		const struct ss_background_stats *bg = &r->background;
+		o = cJSON_AddObjectToObject(root, "background");
+		cJSON_AddNumberToObject(o, "ticks", (double)bg->ticks);
+		cJSON_AddNumberToObject(o, "tick_ns", (double)bg->tick_ns);
+		cJSON_AddNumberToObject(o, "kthread_wakeups", (double)bg->kthread_wakeups);
+		cJSON_AddNumberToObject(o, "kthread_ns", (double)bg->kthread_ns);
+		cJSON_AddNumberToObject(o, "kthread_preempts", (double)bg->kthread_preempts);
+		cJSON_AddNumberToObject(o, "kthread_latency_mean_ns",
+					bg->kthread_latency.n ? (double)bg->kthread_latency.sum / (double)bg->kthread_latency.n : 0);
+	}
+	{
+		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance", "tick" };
 		const struct ss_contention_stats *cs = &r->contention;
 		cJSON *lk;
 		o = cJSON_AddObjectToObject(root, "contention");
@@ -908,10 +921,20 @@ char *ss_results_to_text(const struct ss_results *r)
 		const struct ss_time_lost *l = &r->lost;
 		double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1) / 100.0;
 		g_string_append_printf(s, "%-34s probe %.3f  switch %.3f  ipi %.3f  idle-exit %.3f  refill %.3f  smt %.3f  "
-				       "mem-bw %.3f  rq-lock %.3f\n", "time lost, % of CPU time",
+				       "mem-bw %.3f  rq-lock %.3f  tick %.3f  kthread %.3f\n", "time lost, % of CPU time",
 				       (double)l->probe / w, (double)l->context_switch / w, (double)l->ipi / w,
 				       (double)l->idle_exit / w, (double)l->cache_refill / w, (double)l->smt / w,
-				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w);
+				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w,
+				       (double)r->background.tick_ns / w, (double)r->background.kthread_ns / w);
+		{
+			const struct ss_background_stats *bg = &r->background;
+			g_string_append_printf(s, "%-34s %llu ticks on busy CPUs (%llu ns), kworker activations %llu "
+					       "(%llu preempted at once, wakeup to run mean %s us)\n", "background work",
+					       (unsigned long long)bg->ticks, (unsigned long long)bg->tick_ns,
+					       (unsigned long long)bg->kthread_wakeups, (unsigned long long)bg->kthread_preempts,
+					       tnum(b[0], 0, 2, bg->kthread_latency.n ? (double)bg->kthread_latency.sum / 1000.0 /
+								(double)bg->kthread_latency.n : NAN));
+		}
 		{
 			const struct ss_contention_stats *cs = &r->contention;
 			uint64_t acq = 0, cont = 0, wait = 0, miss = cs->line_reads - cs->line_hits;
@@ -927,12 +950,13 @@ char *ss_results_to_text(const struct ss_results *r)
 					       tpct(b[2], pct(cs->line_queued, miss)),
 					       tnum(b[3], 0, 1, cs->line_queued ? (double)cs->line_queue_ns / (double)cs->line_queued : NAN));
 			g_string_append_printf(s, "%-34s %llu acquisitions, %s contended, wait %llu ns (ttwu %llu/%llu, drain %llu/%llu, "
-					       "schedule %llu/%llu, balance %llu/%llu contended/all)\n", "rq locks",
+					       "schedule %llu/%llu, balance %llu/%llu, tick %llu/%llu contended/all)\n", "rq locks",
 					       (unsigned long long)acq, tpct(b[0], pct(cont, acq)), (unsigned long long)wait,
 					       (unsigned long long)cs->lock_contended[SS_LOCK_TTWU], (unsigned long long)cs->lock_acquires[SS_LOCK_TTWU],
 					       (unsigned long long)cs->lock_contended[SS_LOCK_DRAIN], (unsigned long long)cs->lock_acquires[SS_LOCK_DRAIN],
 					       (unsigned long long)cs->lock_contended[SS_LOCK_SCHEDULE], (unsigned long long)cs->lock_acquires[SS_LOCK_SCHEDULE],
-					       (unsigned long long)cs->lock_contended[SS_LOCK_BALANCE], (unsigned long long)cs->lock_acquires[SS_LOCK_BALANCE]);
+					       (unsigned long long)cs->lock_contended[SS_LOCK_BALANCE], (unsigned long long)cs->lock_acquires[SS_LOCK_BALANCE],
+					       (unsigned long long)cs->lock_contended[SS_LOCK_TICK], (unsigned long long)cs->lock_acquires[SS_LOCK_TICK]);
 			g_string_append_printf(s, "%-34s %llu of %llu wakeups onto a CPU idle at the decision (%s)\n",
 					       "wakeups stacked during their scan", (unsigned long long)cs->wakeups_stacked,
 					       (unsigned long long)cs->wakeups_chose_idle, tpct(b[0], pct(cs->wakeups_stacked, cs->wakeups_chose_idle)));

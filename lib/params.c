@@ -100,6 +100,20 @@ static const struct pdef pdefs[] = {
 	  "each; a taker waits on its own CPU (time_lost_ns.rq_lock); 0 = remote direct enqueues only" },
 	{ "cost", "idle_states", P_INT, F(idle_states), 1, 0, 1, "bool",
 	  "cpuidle states from the topology's idle_states table: a menu-like choice at idle entry, exit latency paid by the wakee, polling states need no IPI" },
+	{ "cost", "background", P_INT, F(background), 1, 0, 1, "bool",
+	  "background work of a real server: the tick's own cost (cost.tick_ns) and a kworker per CPU (cost.kthread_rate_hz, "
+	  "cost.kthread_ns), docs/model.md \"Background work\"; 0 = neither (the clean machine)" },
+	{ "cost", "tick_ns", P_NS, F(tick_ns), 2300, 0, 1000000, "ns",
+	  "the local timer interrupt of a busy CPU's tick (tick_sched_timer -> scheduler_tick), stolen from the task it "
+	  "interrupts (time_lost_ns.tick); default: topology costs.tick_ns, else 2300 ns (local_timer irq_noise of 1845 and "
+	  "2848 ns in Documentation/trace/osnoise-tracer.rst, an x86 VM) [estimate for bare metal]; 0 = free" },
+	{ "cost", "kthread_rate_hz", P_INT, F(kthread_rate_hz), 11, 0, 100000, "per s",
+	  "activations per second of each CPU's kworker, a task pinned to its CPU (Poisson; a deferrable timer, so it runs at "
+	  "the first tick of its CPU at or after it is due); default: topology costs.kthread_rate_hz, else 11 (the mean "
+	  "THREAD interference count per CPU-second of the 8 CPUs in Documentation/trace/osnoise-tracer.rst); 0 = no kworkers" },
+	{ "cost", "kthread_ns", P_NS, F(kthread_ns), 3000, 1, 100000000, "ns",
+	  "CPU time of one kworker activation (work at capacity 1024); default: topology costs.kthread_ns, else 3000 ns "
+	  "(the thread_noise of migration/8, 3068 ns, in Documentation/trace/osnoise-tracer.rst)" },
 	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",
 	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
 	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",
@@ -147,6 +161,12 @@ void ss_params_defaults(struct ss_params *p, const struct ss_topology *t)
 			p->smt_contention_pct = t->smt_contention_pct;
 		if (t->node_bandwidth_mbps)
 			p->node_bandwidth_mbps = t->node_bandwidth_mbps;
+		if (t->tick_ns)
+			p->tick_ns = t->tick_ns;
+		if (t->kthread_rate_hz)
+			p->kthread_rate_hz = t->kthread_rate_hz;
+		if (t->kthread_ns)
+			p->kthread_ns = t->kthread_ns;
 	}
 }
 

@@ -171,6 +171,7 @@ struct ss_task {
 	/* figures */
 	uint32_t burst_tag;            /* 1 + seq of the burst that woke it, until it blocks or exits; 0 = none */
 	uint16_t aff_cls;              /* affinity class: 0 = the allowed CPUs, 1 + role for a role with cpus */
+	bool kthread;                  /* a per-CPU kworker of the background work, not a workload task */
 };
 
 enum ss_block {
@@ -267,6 +268,10 @@ struct ss_rq {
 	uint16_t claim_cpu;            /* the CPU that made the latest pending claim: its own later scans see it */
 	/* wakeups.stacked: pending wakeups whose scan chose this CPU idle, and how many ever did */
 	uint32_t idle_pending, idle_choices;
+	/* background work (docs/model.md "Background work"): this CPU's kworker */
+	uint32_t kworker;              /* its task id + 1, 0 = none */
+	uint32_t nr_kthreads;          /* kworkers enqueued here (on_rq, running or waiting): not work for another CPU */
+	uint64_t kworker_due;          /* ns: its next activation is due (run at the first tick at or after) */
 };
 
 /**
@@ -500,6 +505,10 @@ struct ss_sim {
 	struct ss_cline *cl_rq;        /* per CPU: its rq's line */
 	struct ss_cline *cl_llc;       /* per LLC (llc_index): its sd_llc_shared line */
 	uint64_t *cl_words;            /* the sharers masks, (nr_cpus + nr_llcs) × nr_words */
+	/* background work (docs/model.md "Background work") */
+	unsigned nr_wl_tasks;          /* the workload's tasks: ids 0..nr_wl_tasks-1; the kworkers follow */
+	uint64_t *kworker_cpus;        /* per kworker: its one-CPU affinity mask (nr_words each) */
+	struct ss_wl_insn *kworker_insn; /* the kworkers' program: loop { run cost.kthread_ns; wait } */
 };
 
 /**

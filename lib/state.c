@@ -43,6 +43,8 @@ struct ss_sim *ss_state_new(const struct ss_state_config *cfg, GError **err)
 	for (const char *const *s = cfg->set; s && *s; s++)
 		if (!ss_params_set(&rc.params, cfg->policy ? cfg->policy : "sis_util", *s, err))
 			return NULL;
+	/* a constructed state holds exactly the tasks it names: no kworkers of the background work */
+	rc.params.background = 0;
 	/* exactly nr_tasks instances of one idle task: instances = online × (nr_tasks / online) at 100 % */
 	first = ss_cpumask_first(t->active_mask, t->nr_cpus);
 	x = g_new0(struct ss_state_ext, 1);

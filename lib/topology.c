@@ -1645,6 +1645,10 @@ static void describe_text(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 				       p.probe_smt_ns, t->probe_smt_ns ? "*" : "", p.probe_cluster_ns, t->probe_cluster_ns ? "*" : "",
 				       p.probe_llc_ns, t->probe_llc_ns ? "*" : "", p.probe_package_ns, t->probe_package_ns ? "*" : "",
 				       p.probe_remote_ns, t->probe_remote_ns ? "*" : "", p.line_cached_ns, t->line_cached_ns ? "*" : "");
+		g_string_append_printf(s, "background work (* = from this file, else the default): tick %" G_GUINT64_FORMAT " ns%s, "
+				       "kworker %" G_GUINT64_FORMAT " per CPU-second%s of %" G_GUINT64_FORMAT " ns%s\n",
+				       p.tick_ns, t->tick_ns ? "*" : "", p.kthread_rate_hz, t->kthread_rate_hz ? "*" : "",
+				       p.kthread_ns, t->kthread_ns ? "*" : "");
 	}
 	g_string_append(s, "numa levels (sched_domains_numa_distance):");
 	for (unsigned i = 0; i < t->nr_numa_levels; i++)
@@ -1780,6 +1784,9 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	cJSON_AddNumberToObject(o, "probe_package_ns", t->probe_package_ns);
 	cJSON_AddNumberToObject(o, "probe_remote_ns", t->probe_remote_ns);
 	cJSON_AddNumberToObject(o, "line_cached_ns", t->line_cached_ns);
+	cJSON_AddNumberToObject(o, "tick_ns", t->tick_ns);
+	cJSON_AddNumberToObject(o, "kthread_rate_hz", t->kthread_rate_hz);
+	cJSON_AddNumberToObject(o, "kthread_ns", t->kthread_ns);
 	o = cJSON_AddObjectToObject(root, "numa");
 	a = cJSON_AddArrayToObject(o, "distance");
 	for (unsigned r = 0; r < nn; r++) {
@@ -1929,9 +1936,11 @@ static void describe_yaml(const struct ss_topology *t, struct fmtbuf *fb, GStrin
 				       t->base_freq_khz / 1000, t->max_freq_khz / 1000);
 	{
 		const char *const key[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "probe_package_ns",
-					    "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps" };
+					    "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps",
+					    "tick_ns", "kthread_rate_hz", "kthread_ns" };
 		const unsigned val[] = { t->probe_smt_ns, t->probe_cluster_ns, t->probe_llc_ns, t->probe_package_ns,
-					 t->probe_remote_ns, t->line_cached_ns, t->smt_contention_pct, t->node_bandwidth_mbps };
+					 t->probe_remote_ns, t->line_cached_ns, t->smt_contention_pct, t->node_bandwidth_mbps,
+					 t->tick_ns, t->kthread_rate_hz, t->kthread_ns };
 		bool any = false;
 
 		for (unsigned i = 0; i < G_N_ELEMENTS(key); i++) {

@@ -714,15 +714,17 @@ static bool parse_frequency(struct yctx *c, const yaml_node_t *n, struct ss_topo
 static bool parse_costs(struct yctx *c, const yaml_node_t *n, struct ss_topology *t)
 {
 	static const char *const keys[] = { "probe_smt_ns", "probe_cluster_ns", "probe_llc_ns", "probe_package_ns",
-					     "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps" };
+					     "probe_remote_ns", "line_cached_ns", "smt_contention_pct", "node_bandwidth_mbps",
+					     "tick_ns", "kthread_rate_hz", "kthread_ns" };
 	static const unsigned max[] = { MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS, MAX_COST_NS,
-					1000, 100000000 };
+					1000, 100000000, 1000000, 100000, 100000000 };
 	unsigned *dst[] = { &t->probe_smt_ns, &t->probe_cluster_ns, &t->probe_llc_ns, &t->probe_package_ns,
-			    &t->probe_remote_ns, &t->line_cached_ns, &t->smt_contention_pct, &t->node_bandwidth_mbps };
+			    &t->probe_remote_ns, &t->line_cached_ns, &t->smt_contention_pct, &t->node_bandwidth_mbps,
+			    &t->tick_ns, &t->kthread_rate_hz, &t->kthread_ns };
 
 	if (n->type != YAML_MAPPING_NODE) {
 		type_err(c, n, "costs", "a mapping {probe_smt_ns, probe_cluster_ns, probe_llc_ns, probe_package_ns, probe_remote_ns, "
-					"line_cached_ns, smt_contention_pct, node_bandwidth_mbps}");
+					"line_cached_ns, smt_contention_pct, node_bandwidth_mbps, tick_ns, kthread_rate_hz, kthread_ns}");
 		return false;
 	}
 	if (!check_keys(c, n, "costs", keys, G_N_ELEMENTS(keys), -1))

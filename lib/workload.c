@@ -321,6 +321,30 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 	return p;
 }
 
+void ss_wl_plan_add_kthreads(struct ss_wl_plan *p, const unsigned *cpus, unsigned nr, const struct ss_wl_insn *insn,
+			     uint32_t nr_insn)
+{
+	unsigned base = p->nr_tasks;
+
+	if (!nr)
+		return;
+	p->task = g_renew(struct ss_wl_task, p->task, base + nr);
+	p->prog = g_renew(struct ss_wl_prog, p->prog, base + nr);
+	memset(&p->task[base], 0, nr * sizeof *p->task);
+	for (unsigned k = 0; k < nr; k++) {
+		struct ss_wl_task *task = &p->task[base + k];
+
+		/* comm of a per-CPU bound kworker of pool 0 (kernel/workqueue.c create_worker(): "kworker/%d:%d") */
+		task->path = g_strdup_printf("kworker/%u:1", cpus[k]);
+		task->role = SS_WL_ROLE_KTHREAD;
+		task->kthread = true;
+		task->start_cpu = (int)cpus[k];
+		task->mem_node = -1;
+		p->prog[base + k] = (struct ss_wl_prog){ .insn = insn, .nr_insn = nr_insn };
+	}
+	p->nr_tasks = base + nr;
+}
+
 void ss_wl_plan_free(struct ss_wl_plan *p)
 {
 	if (!p)

@@ -132,4 +132,15 @@ struct ss_wl_prog {
 	uint32_t inst_base;              /* instance × tasks_per_instance: its instance's first task */
 };
 
+/*
+ * Append nr per-CPU kernel threads to plan p, after its workload tasks:
+ * task p->nr_tasks + k is "kworker/CPU:1" (CPU = cpus[k]), pinned there
+ * (start_cpu = cpus[k], cpus NULL: the simulator gives it a one-CPU mask),
+ * nice 0, role SS_WL_ROLE_KTHREAD, kthread true, running insn (nr_insn
+ * instructions; owned by the caller and outliving the plan's use). The
+ * workload's tasks keep their ids.
+ */
+void ss_wl_plan_add_kthreads(struct ss_wl_plan *p, const unsigned *cpus, unsigned nr, const struct ss_wl_insn *insn,
+			     uint32_t nr_insn);
+
 #endif

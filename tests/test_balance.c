@@ -68,6 +68,8 @@ static struct ss_run_config config(const struct ss_topology *t, const struct ss_
 	c.wl = w;
 	c.policy = "sis_util";
 	ss_params_defaults(&c.params, t);
+	/* the balancer's own logic on a clean machine: no kworker preempting, no tick cost */
+	c.params.background = 0;
 	c.load_pct_x100 = 1;   /* one instance */
 	c.seed = 1;
 	c.warmup_ns = warmup;

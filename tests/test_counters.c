@@ -61,7 +61,7 @@ static struct ss_run_config config(const struct ss_topology *t, const struct ss_
 		"cost.ipi_ns=0", "cost.context_switch_ns=0", "cost.idle_states=0", "cost.rq_lock_ns=0",
 		"cost.probe_smt_ns=0", "cost.probe_cluster_ns=0", "cost.probe_llc_ns=0", "cost.probe_package_ns=0",
 		"cost.probe_remote_ns=0", "cost.lb_pass_ns=0", "cost.refill_llc_ns_per_kib=0",
-		"cost.refill_cross_llc_ns_per_kib=0", "cost.refill_cross_node_ns_per_kib=0",
+		"cost.refill_cross_llc_ns_per_kib=0", "cost.refill_cross_node_ns_per_kib=0", "cost.background=0",
 	};
 	struct ss_run_config c = { 0 };
 	c.topo = t;

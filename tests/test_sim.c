@@ -111,6 +111,7 @@ static void test_token_early_wake(void **state)
 	c.load_pct_x100 = 1;   /* one instance */
 	c.params.context_switch_ns = 0;
 	c.params.idle_states = 0;   /* no idle-exit latency: exact times */
+	c.params.background = 0;    /* no tick cost, no kworker */
 	/* booted at t = 0: no first-tick balance passes delaying b by their cost */
 	c.params.idle_before_ns = 0;
 	c.trace = record;
@@ -342,6 +343,7 @@ static void test_pelt_periodic_task(void **state)
 		struct ss_run_config c = config(one_cpu, w, "sis_util", 100, 0, 600000000 + half * 5000000);
 		c.params.context_switch_ns = 0;
 		c.params.idle_states = 0;   /* an exact 10 ms period */
+		c.params.background = 0;    /* the task alone on its CPU */
 		GError *err = NULL;
 		struct ss_results *r = ss_simulate(&c, &err);
 		assert_non_null(r);

@@ -1019,7 +1019,8 @@ static void test_bad_strings(void **state)
 		  "<string>:3:12: frequency has no 'base_mhz'" },
 		{ "name: x\nvendor: intel\ncosts: {probe_l3_ns: 4}\ncores: 0\n",
 		  "<string>:3:9: unknown key 'probe_l3_ns' in costs (expected one of: probe_smt_ns, probe_cluster_ns, "
-		  "probe_llc_ns, probe_package_ns, probe_remote_ns, line_cached_ns, smt_contention_pct or node_bandwidth_mbps)" },
+		  "probe_llc_ns, probe_package_ns, probe_remote_ns, line_cached_ns, smt_contention_pct, node_bandwidth_mbps, "
+		  "tick_ns, kthread_rate_hz or kthread_ns)" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\ncores: 0\n",
 		  "<string>:3:18: the distance matrix has 2 rows but the machine has 1 node" },
 		{ "name: x\nvendor: intel\nnuma: {distance: [[10, 10], [10, 10]]}\nnodes: [{cores: 0}, {cores: 1}]\n",

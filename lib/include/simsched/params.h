@@ -66,6 +66,11 @@ struct ss_params {
 	uint64_t rq_lock_all;         /* 1: schedule(), wake-list drains and the balancer's detaches take the rq lock too */
 	/* stats., appended likewise */
 	uint64_t startup_window_ns;   /* the start of the run the startup figures cover, from t = 0, ns (default 100 ms) */
+	/* cost., appended: background work (docs/model.md "Background work") */
+	uint64_t background;          /* 1: the tick's own cost and each CPU's kworker run; 0: neither (the clean machine) */
+	uint64_t tick_ns;             /* the timer interrupt of a busy CPU's tick, ns, stolen from the task it interrupts */
+	uint64_t kthread_rate_hz;     /* activations per second of each CPU's kworker (Poisson, deferrable: run at a busy tick) */
+	uint64_t kthread_ns;          /* CPU time of one kworker activation, ns */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */

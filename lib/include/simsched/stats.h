@@ -131,6 +131,7 @@ enum ss_lock_taker {
 	SS_LOCK_DRAIN,      /* the target draining its wake list: sched_ttwu_pending() */
 	SS_LOCK_SCHEDULE,   /* the owner's __schedule() */
 	SS_LOCK_BALANCE,    /* load_balance()'s detach_tasks() under the busiest rq's lock */
+	SS_LOCK_TICK,       /* the tick's scheduler_tick() under its own rq's lock */
 	SS_LOCK_NR
 };
 
@@ -304,6 +305,21 @@ struct ss_results {
 	 * sic_time_mode_ns and sic_time_8us_512us_pct read it).
 	 */
 	struct ss_log2_hist sic_time_us;
+	/*
+	 * Background work over the measured window (docs/model.md "Background
+	 * work", docs/output.md "Background"): the tick's own cost and the
+	 * per-CPU kworkers. The kworkers' wakeups are not in the wakeup figures
+	 * above (wakeups, wakeup_latency, select_idle_sibling): those are the
+	 * workload's; their switches and CPU time are in the machine's.
+	 */
+	struct ss_background_stats {
+		uint64_t ticks;              /* ticks that interrupted a running task (cost.tick_ns each) */
+		uint64_t tick_ns;            /* time stolen by them, ns (time_lost_ns.tick) */
+		uint64_t kthread_wakeups;    /* kworker activations (woken at a tick) */
+		uint64_t kthread_ns;         /* CPU time the kworkers ran, ns (time_lost_ns.kthread) */
+		uint64_t kthread_preempts;   /* activations that preempted the running task at once */
+		struct ss_log2_hist kthread_latency;   /* wakeup to running, ns */
+	} background;
 };
 
 void ss_results_free(struct ss_results *r);

@@ -187,6 +187,10 @@ struct ss_topology {
 	 * latencies to another LLC of the package and to another package (ns),
 	 * and a hit on a line still in the reader's cache (ns) */
 	unsigned probe_package_ns, probe_remote_ns, line_cached_ns;
+	/* Added (background work): "costs:" defaults of the machine's background
+	 * work, 0 = not given — the tick's interrupt (ns), the kworker
+	 * activations per CPU-second and the CPU time of one (ns) */
+	unsigned tick_ns, kthread_rate_hz, kthread_ns;
 	/* internal storage (masks, domains, groups) — owned, freed by ss_topology_free */
 	void *priv;
 };

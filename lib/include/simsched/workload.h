@@ -138,6 +138,12 @@ struct ss_wl_task {
 	bool start_cpu_is_index;
 	int nice;            /* -20..19 */
 	/*
+	 * A per-CPU kernel thread of the machine's background work, not of the
+	 * workload (ss_wl_plan_add_kthreads(); role SS_WL_ROLE_KTHREAD, after
+	 * every workload task): start_cpu is its one CPU.
+	 */
+	bool kthread;
+	/*
 	 * Memory behaviour of the role, for the cost model (docs/workloads.md
 	 * "Memory"): working set in KiB (0 = no cache-refill cost, at most
 	 * SS_WL_MAX_WORKING_SET_KIB), memory bandwidth the task demands when
@@ -159,6 +165,9 @@ struct ss_wl_task {
 #define SS_WL_MAX_MEM_NODE 1023
 
 /** The tasks of a workload at one load level, owned by the caller (ss_wl_plan_free). */
+/** ss_wl_task.role of a kernel thread: no role of the workload file. */
+#define SS_WL_ROLE_KTHREAD UINT32_MAX
+
 struct ss_wl_plan {
 	const struct ss_workload *wl;
 	unsigned nr_tasks;
