@@ -523,8 +523,11 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(o, "kthread_wakeups", (double)bg->kthread_wakeups);
 		cJSON_AddNumberToObject(o, "kthread_ns", (double)bg->kthread_ns);
 		cJSON_AddNumberToObject(o, "kthread_preempts", (double)bg->kthread_preempts);
-		cJSON_AddNumberToObject(o, "kthread_latency_mean_ns",
-					bg->kthread_latency.n ? (double)bg->kthread_latency.sum / (double)bg->kthread_latency.n : 0);
+		if (bg->kthread_latency.n)
+			cJSON_AddNumberToObject(o, "kthread_latency_mean_ns",
+						(double)bg->kthread_latency.sum / (double)bg->kthread_latency.n);
+		else
+			cJSON_AddNullToObject(o, "kthread_latency_mean_ns");
 	}
 	{
 		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance", "tick" };
