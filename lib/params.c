@@ -172,29 +172,48 @@ void ss_params_defaults(struct ss_params *p, const struct ss_topology *t)
 
 bool ss_parse_duration(const char *s, uint64_t *ns)
 {
-	char *end;
-	double v;
-	uint64_t mult = 1;
-	if (!s || !*s || *s == '-' || *s == '+')
+	/* DIGITS[.DIGITS][UNIT], exact in integers: no sign, exponent, hex,
+	 * inf or nan (strtod() would take them), and a whole number of ns */
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "µs", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	uint64_t ip = 0, frac = 0, scale = 1, mult = 0, v;
+	const char *p = s;
+	unsigned nd = 0, nf = 0;
+
+	if (!s)
 		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	for (; *p >= '0' && *p <= '9'; p++, nd++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return false;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (!nd)
 		return false;
-	if (!strcmp(end, "") || !strcmp(end, "ns"))
-		mult = 1;
-	else if (!strcmp(end, "us") || !strcmp(end, "µs"))
-		mult = 1000;
-	else if (!strcmp(end, "ms"))
-		mult = 1000000;
-	else if (!strcmp(end, "s"))
-		mult = 1000000000;
-	else
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, nf++) {
+			if (nf >= 18)
+				return false;   /* more than 18 decimals: finer than any unit's ns */
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+		if (!nf)
+			return false;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(p, units[i].unit))
+			mult = units[i].mult;
+	if (!mult)
 		return false;
-	v = v * (double)mult;
-	if (v > 1.8e19)
+	/* the fraction must come to whole ns: frac × mult divisible by 10^nf */
+	if ((unsigned __int128)frac * mult % scale)
 		return false;
-	*ns = (uint64_t)(v + 0.5);
+	if (ip > (uint64_t)(UINT64_C(18000000000000000000) / mult))
+		return false;
+	v = ip * mult + (uint64_t)((unsigned __int128)frac * mult / scale);
+	if (v > UINT64_C(18000000000000000000))
+		return false;
+	*ns = v;
 	return true;
 }
 

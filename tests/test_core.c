@@ -301,6 +301,22 @@ static void test_params(void **state)
 	assert_int_equal(ns, 2000000000);
 	assert_false(ss_parse_duration("-1s", &ns));
 	assert_false(ss_parse_duration("3 parsecs", &ns));
+	/* exact decimal: no exponent, hex, inf/nan, sign or bare point; whole ns only */
+	assert_true(ss_parse_duration("0.1s", &ns));
+	assert_int_equal(ns, 100000000);
+	assert_true(ss_parse_duration("2.5us", &ns));
+	assert_int_equal(ns, 2500);
+	assert_true(ss_parse_duration("1500", &ns));
+	assert_int_equal(ns, 1500);
+	assert_true(ss_parse_duration("3µs", &ns));
+	assert_int_equal(ns, 3000);
+	assert_true(ss_parse_duration("18000000000s", &ns));
+	assert_int_equal(ns, UINT64_C(18000000000000000000));
+	static const char *const bad[] = { "1e3", "0x10", "inf", "nan", "+1s", "1.5", "1.5ns", "0.0000000001s", ".5s",
+					   "5.s", "1 s", "", "s", "18000000001s", "99999999999999999999", "1.2.3s" };
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (ss_parse_duration(bad[i], &ns))
+			fail_msg("'%s' parsed as %llu ns", bad[i], (unsigned long long)ns);
 	unsigned l;
 	assert_true(ss_parse_load("25%", &l, NULL));
 	assert_int_equal(l, 2500);

@@ -106,7 +106,13 @@ bool ss_params_nth(unsigned i, const char **section, const char **key);
  */
 bool ss_params_resolve(const struct ss_params *p, const char *policy, const char *key, double *value);
 
-/** Parse a duration "2s", "1.5ms", "200us", "100ns", "3" (ns) into ns. false if malformed. */
+/**
+ * Parse a duration "2s", "1.5ms", "200us", "100ns", "3" (ns) into ns: decimal
+ * digits, optionally a point and more digits, then ns, us, µs, ms, s or no
+ * unit (ns). Exact (no floating point): the value must be a whole number of
+ * ns, at most 1.8 × 10^19. false if malformed: a sign, exponent, hex, inf or
+ * nan, a bare point, a space, an unknown unit, a fraction of a ns, too large.
+ */
 bool ss_parse_duration(const char *s, uint64_t *ns);
 
 #endif
