@@ -352,6 +352,11 @@ static int execute_run(const struct run_spec *a)
 			goto out;
 		}
 	}
+	/* --rerun: every parameter as the result ran it, or the rerun is not that result */
+	if (a->rerun && !ss_rerun_check_params(a->rerun, &cfg.params, cfg.policy, &err)) {
+		rc = fail(err, 1);
+		goto out;
+	}
 	/* provenance: the bytes of every file the result is made from */
 	plugin = ss_policy_plugin_file(cfg.policy);
 	if (!(tsha = ss_file_sha256(a->topo_path, &err)) || !(wsha = ss_file_sha256(a->wl_path, &err)) ||

@@ -580,6 +580,17 @@ static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
 	rq->busy_since = sim->now;
 }
 
+/* A kworker's stint on rq's CPU ends now (it is curr and is switched out): its CPU time in the window. */
+static inline void kthread_stint_end(struct ss_sim *sim, struct ss_rq *rq)
+{
+	if (__builtin_expect(rq->curr && rq->curr->kthread, 0) && sim->measuring) {
+		uint64_t from = rq->kthread_since > sim->measure_start ? rq->kthread_since : sim->measure_start;
+
+		if (sim->now > from)
+			sim->res->background.kthread_ns += sim->now - from;
+	}
+}
+
 /*
  * "Idle with work elsewhere" and runqueue depth. Each allowed CPU contributes
  * (idle?, waiting tasks, nr_running) to its LLC's and node's counters; the
@@ -798,6 +809,7 @@ static void start_tick(struct ss_sim *sim, struct ss_rq *rq)
 	if (ss_cpumask_test(sim->ticking, rq->cpu))
 		return;
 	ss_cpumask_set(sim->ticking, rq->cpu);
+	rq->busy_from = sim->now;
 	rq->tick_from = (sim->now / sim->tick_nsec + 1) * sim->tick_nsec;
 	if (!ss_ev_queued(&sim->ev_jiffy))
 		ss_evq_schedule(&sim->evq, &sim->ev_jiffy, rq->tick_from, SS_EV_TICK, 0);
@@ -887,6 +899,7 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 			if (prev)
 				bw_change(sim, rq, prev, -1);
 			account_busy(sim, rq);
+			kthread_stint_end(sim, rq);
 			rq->curr = NULL;
 			smt_busy_change(sim, rq, -1);
 			if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
@@ -908,6 +921,10 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 	}
 	if (prev && prev != next)
 		bw_change(sim, rq, prev, -1);
+	if (prev != next) {
+		kthread_stint_end(sim, rq);
+		rq->kthread_since = sim->now;
+	}
 	rq->curr = next;
 	if (!was_busy)
 		smt_busy_change(sim, rq, +1);
@@ -1553,6 +1570,7 @@ static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
 		ss_ft_switch(sim, rq, prev, NULL, SS_FT_NEXT_STOPPER);
 	bw_change(sim, rq, prev, -1);
 	account_busy(sim, rq);
+	kthread_stint_end(sim, rq);
 	rq->curr = NULL;
 	rq->stopper_running = true;
 	sim->this_cpu = rq->cpu;
@@ -2178,22 +2196,22 @@ static void handle_timer(struct ss_sim *sim, struct ss_task *p)
 static void kworker_tick(struct ss_sim *sim, struct ss_rq *rq);
 
 /*
- * The tick's own cost on a busy CPU: the local timer interrupt
- * (cost.tick_ns with cost.background) and scheduler_tick()'s
- * rq_lock(rq) (cost.rq_lock_ns with cost.rq_lock_all; core.c v6.6
- * scheduler_tick(): rq_lock(rq, &rf) around update_rq_clock() and
- * task_tick()). Both are time the interrupted task does not run.
+ * The tick's own cost on a busy CPU, with cost.background: the local timer
+ * interrupt (cost.tick_ns) and scheduler_tick()'s rq_lock(rq)
+ * (cost.rq_lock_ns with cost.rq_lock_all; core.c v6.6 scheduler_tick():
+ * rq_lock(rq, &rf) around update_rq_clock() and task_tick()). Both are
+ * time the interrupted task does not run.
  */
 static void tick_cost(struct ss_sim *sim, struct ss_rq *rq)
 {
 	uint64_t delay = 0;
 
-	if (sim->params.background && sim->params.tick_ns) {
-		delay = sim->params.tick_ns;
-		if (sim->measuring) {
-			sim->res->background.ticks++;
-			sim->res->background.tick_ns += delay;
-		}
+	if (!sim->params.background)
+		return;
+	delay = sim->params.tick_ns;
+	if (sim->measuring) {
+		sim->res->background.ticks++;
+		sim->res->background.tick_ns += delay;
 	}
 	if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
 		delay += ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_TICK);
@@ -2339,6 +2357,8 @@ static void finish_stats(struct ss_sim *sim)
 	for (unsigned c = 0; c < sim->nr_cpus; c++) {
 		struct ss_rq *rq = &sim->rq[c];
 		account_busy(sim, rq);
+		kthread_stint_end(sim, rq);   /* a kworker running at the window's end */
+		rq->kthread_since = sim->now;
 		r->cpu[c].util_avg = rq->cfs_avg.avg.util_avg;
 		if (rq->acct_on) {
 			uint64_t d = sim->now - rq->depth_since;
@@ -2726,30 +2746,51 @@ static void kworker_start(struct ss_sim *sim, struct ss_task *p)
 }
 
 /*
- * The timer softirq of a busy CPU's tick: a kworker activation that is due
- * queues its work and wakes the kworker (queue_work_on() ->
- * wake_up_process(), on this CPU: a local wakeup, check_preempt_curr()).
- * Work queued while the worker still runs is taken in the same run.
+ * The timer softirq of a busy CPU's tick: the kworker's work items that are
+ * due are queued (queue_work_on()) and the kworker is woken if it waits
+ * (wake_up_process() on this CPU: a local wakeup, check_preempt_curr()).
+ * Items are a Poisson process of cost.kthread_rate_hz over the time the CPU
+ * ticks; those that fell due while it was idle with its tick stopped
+ * (deferrable timers) fire once, at its first tick after it woke. Each item
+ * is a token of the kworker's wait: items queued while it runs are taken in
+ * the same run (worker_thread() empties its worklist before it sleeps), so
+ * an activation does as many cost.kthread_ns of work as it has items.
  */
 static void kworker_tick(struct ss_sim *sim, struct ss_rq *rq)
 {
 	struct ss_task *p = &sim->tasks[rq->kworker - 1];
+	unsigned k = 0;
 
 	if (sim->now < rq->kworker_due)
 		return;
-	rq->kworker_due = sim->now + kworker_gap(sim, p);
-	if (p->state != SS_TASK_BLOCKED)
+	if (rq->kworker_due < rq->busy_from) {
+		/* due while the tick was stopped: one run for all of them; the
+		 * process restarts when the CPU woke (memoryless) */
+		k = 1;
+		rq->kworker_due = rq->busy_from + kworker_gap(sim, p);
+	}
+	while (rq->kworker_due <= sim->now) {
+		k++;
+		rq->kworker_due += kworker_gap(sim, p);
+	}
+	if (!k)
 		return;
+	bool woken = p->state == SS_TASK_BLOCKED;
+
 	sim->current = NULL;
 	sim->this_cpu = rq->cpu;
-	post_token(sim, p, false);
+	sim->in_softirq = true;
+	for (unsigned i = 0; i < k; i++)
+		post_token(sim, p, false);
+	sim->in_softirq = false;
 	if (sim->measuring) {
 		struct ss_background_stats *b = &sim->res->background;
-		b->kthread_wakeups++;
-		b->kthread_ns += sim->params.kthread_ns;   /* the activation's work */
-		b->kthread_preempts += rq->curr == p;      /* check_preempt_curr() switched to it at once */
+		b->kthread_items += k;
+		b->kthread_wakeups += woken;
+		b->kthread_preempts += woken && rq->curr == p;   /* check_preempt_curr() switched to it at once */
 	}
 }
+
 
 static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError **err)
 {
@@ -2800,6 +2841,14 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	sim->eevdf_f.place_deadline_initial = ss_feat(sim->features, SS_FEAT_PLACE_DEADLINE_INITIAL);
 	sim->eevdf_f.wakeup_preemption = ss_feat(sim->features, SS_FEAT_WAKEUP_PREEMPTION);
 	sim->tick_nsec = (1000000000ull + sim->params.hz / 2) / sim->params.hz;   /* TICK_NSEC */
+	if (sim->params.background && sim->params.tick_ns >= sim->tick_nsec) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "cost.tick_ns %llu ns is not below the tick period of %llu ns (kernel.hz %llu): a busy CPU would do "
+			    "nothing but its ticks (expected a tick cost below %llu ns)",
+			    (unsigned long long)sim->params.tick_ns, (unsigned long long)sim->tick_nsec,
+			    (unsigned long long)sim->params.hz, (unsigned long long)sim->tick_nsec);
+		return false;
+	}
 	/* both scale with num_online_cpus() (get_update_sysctl_factor(), update_max_interval()) */
 	sim->base_slice = sim->params.base_slice_ns ? sim->params.base_slice_ns : ss_sched_base_slice(t->nr_active);
 	sim->max_load_balance_interval = sim->params.hz * t->nr_active / 10;      /* update_max_interval() */

@@ -419,11 +419,12 @@ static FILE *line(struct ss_sim *sim, unsigned cpu, const char *flags, uint64_t 
 #define FL_HARDIRQ_RESCHED "dNh2."
 #define FL_SOFTIRQ "..s1."
 #define FL_SOFTIRQ_LOCKED "d.s2."
+#define FL_SOFTIRQ_LOCKED_RESCHED "dNs2."
 
-/* The waker's context: a task (locks held in try_to_wake_up) or the timer interrupt. */
+/* The waker's context: a task (locks held in try_to_wake_up), the timer softirq (a kworker's work) or the timer interrupt. */
 static inline const char *waker_flags(const struct ss_sim *sim)
 {
-	return sim->current ? FL_LOCKED : FL_HARDIRQ;
+	return sim->current ? FL_LOCKED : sim->in_softirq ? FL_SOFTIRQ_LOCKED : FL_HARDIRQ;
 }
 
 static inline int task_pid(const struct ss_task *p)
@@ -557,6 +558,8 @@ void ss_ft_wakeup(struct ss_sim *sim, const struct ss_task *p, unsigned cpu, boo
 		return;
 	if (irq)
 		flags = resched ? FL_HARDIRQ_RESCHED : FL_HARDIRQ;
+	else if (sim->in_softirq)
+		flags = resched ? FL_SOFTIRQ_LOCKED_RESCHED : FL_SOFTIRQ_LOCKED;
 	else
 		flags = resched ? FL_LOCKED_RESCHED : FL_LOCKED;
 	f = line(sim, cpu, flags, sim->now, &c);

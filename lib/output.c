@@ -521,6 +521,7 @@ char *ss_results_to_json(const struct ss_results *r)
 		cJSON_AddNumberToObject(o, "ticks", (double)bg->ticks);
 		cJSON_AddNumberToObject(o, "tick_ns", (double)bg->tick_ns);
 		cJSON_AddNumberToObject(o, "kthread_wakeups", (double)bg->kthread_wakeups);
+		cJSON_AddNumberToObject(o, "kthread_items", (double)bg->kthread_items);
 		cJSON_AddNumberToObject(o, "kthread_ns", (double)bg->kthread_ns);
 		cJSON_AddNumberToObject(o, "kthread_preempts", (double)bg->kthread_preempts);
 		if (bg->kthread_latency.n)
@@ -932,9 +933,10 @@ char *ss_results_to_text(const struct ss_results *r)
 		{
 			const struct ss_background_stats *bg = &r->background;
 			g_string_append_printf(s, "%-34s %llu ticks on busy CPUs (%llu ns), kworker activations %llu "
-					       "(%llu preempted at once, wakeup to run mean %s us)\n", "background work",
-					       (unsigned long long)bg->ticks, (unsigned long long)bg->tick_ns,
-					       (unsigned long long)bg->kthread_wakeups, (unsigned long long)bg->kthread_preempts,
+					       "for %llu work items (%llu preempted at once, wakeup to run mean %s us)\n",
+					       "background work", (unsigned long long)bg->ticks, (unsigned long long)bg->tick_ns,
+					       (unsigned long long)bg->kthread_wakeups, (unsigned long long)bg->kthread_items,
+					       (unsigned long long)bg->kthread_preempts,
 					       tnum(b[0], 0, 2, bg->kthread_latency.n ? (double)bg->kthread_latency.sum / 1000.0 /
 								(double)bg->kthread_latency.n : NAN));
 		}

@@ -285,7 +285,41 @@ void ss_rerun_free(struct ss_rerun *rr)
 	g_strfreev(rr->sets);
 	g_free(rr->nodes);
 	g_free(rr->sched_features);
+	g_strfreev(rr->param_keys);
+	g_free(rr->param_values);
 	g_free(rr);
+}
+
+bool ss_rerun_check_params(const struct ss_rerun *rr, const struct ss_params *p, const char *policy, GError **err)
+{
+	const char *section, *key;
+
+	if (!rr->param_keys)
+		return true;
+	for (unsigned i = 0; ss_params_nth(i, &section, &key); i++) {
+		g_autofree char *k = g_strdup_printf("%s.%s", section, key);
+		double now = 0;
+		unsigned j;
+
+		if (!ss_params_resolve(p, policy, k, &now))
+			continue;
+		for (j = 0; rr->param_keys[j] && strcmp(rr->param_keys[j], k); j++)
+			;
+		if (!rr->param_keys[j]) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: the result records no %s: it was made by a simsched without that parameter, whose model "
+				    "this one does not run (expected a result of this version; rerun it with the version that "
+				    "wrote it, simsched %s)", rr->where, k, rr->version ? rr->version : "?");
+			return false;
+		}
+		if (rr->param_values[j] != now) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: the result ran with %s = %.17g, this simsched would run %.17g (a default changed since "
+				    "it was written; expected the same value)", rr->where, k, rr->param_values[j], now);
+			return false;
+		}
+	}
+	return true;
 }
 
 static bool bad(GError **err, const char *where, const char *what)
@@ -392,6 +426,22 @@ static bool from_provenance(struct ss_rerun *rr, const cJSON *root, GError **err
 	if (!get_str(x, "given", true, &rr->nodes, w, "provenance.nodes.", err) ||
 	    !get_str(p, "sched_features", true, &rr->sched_features, w, "provenance.", err))
 		return false;
+	x = cJSON_GetObjectItemCaseSensitive(p, "params");
+	if (x) {
+		unsigned n = 0;
+		const cJSON *e;
+
+		if (!cJSON_IsObject(x))
+			return bad(err, w, "provenance.params is not an object");
+		rr->param_keys = g_new0(char *, (gsize)cJSON_GetArraySize(x) + 1);
+		rr->param_values = g_new0(double, (gsize)cJSON_GetArraySize(x) + 1);
+		cJSON_ArrayForEach(e, x) {
+			if (!cJSON_IsNumber(e) || !e->string)
+				return bad(err, w, "provenance.params holds a value that is not a number");
+			rr->param_keys[n] = g_strdup(e->string);
+			rr->param_values[n++] = e->valuedouble;
+		}
+	}
 	x = cJSON_GetObjectItemCaseSensitive(p, "load_pct");
 	if (!cJSON_IsNumber(x) || !(x->valuedouble > 0) || x->valuedouble > 10000.0)
 		return bad(err, w, "provenance.load_pct is not a load in percent");

@@ -271,7 +271,9 @@ struct ss_rq {
 	/* background work (docs/model.md "Background work"): this CPU's kworker */
 	uint32_t kworker;              /* its task id + 1, 0 = none */
 	uint32_t nr_kthreads;          /* kworkers enqueued here (on_rq, running or waiting): not work for another CPU */
-	uint64_t kworker_due;          /* ns: its next activation is due (run at the first tick at or after) */
+	uint64_t kworker_due;          /* ns: its next work item is due (taken at the first busy tick at or after) */
+	uint64_t busy_from;            /* ns: when the CPU last left idle (its tick restarted) */
+	uint64_t kthread_since;        /* ns: when the kworker running here (curr) was switched in */
 };
 
 /**
@@ -509,6 +511,7 @@ struct ss_sim {
 	unsigned nr_wl_tasks;          /* the workload's tasks: ids 0..nr_wl_tasks-1; the kworkers follow */
 	uint64_t *kworker_cpus;        /* per kworker: its one-CPU affinity mask (nr_words each) */
 	struct ss_wl_insn *kworker_insn; /* the kworkers' program: loop { run cost.kthread_ns; wait } */
+	bool in_softirq;               /* a wakeup from the timer softirq (the kworkers'): its trace context */
 };
 
 /**

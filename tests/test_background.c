@@ -116,21 +116,32 @@ static void test_tick_cost(void **state)
 	ss_topology_free(t);
 }
 
-/* scheduler_tick() takes its rq's lock: one acquisition per busy tick, with or without the tick's cost. */
+/*
+ * scheduler_tick() takes its rq's lock: one acquisition per busy tick, with
+ * or without the interrupt's cost (cost.tick_ns=0), under cost.rq_lock_all;
+ * neither with cost.background=0 (the clean machine).
+ */
 static void test_tick_lock(void **state)
 {
 	(void)state;
 	struct ss_topology *t = topo_from(one_cpu);
 	struct ss_workload *w = hogs("", "");
-	static const char *const lock[] = { "cost.background=0", NULL };
-	static const char *const nolock[] = { "cost.background=0", "cost.rq_lock_all=0", NULL };
+	static const char *const lock[] = { "cost.tick_ns=0", "cost.kthread_rate_hz=0", NULL };
+	static const char *const nolock[] = { "cost.tick_ns=0", "cost.kthread_rate_hz=0", "cost.rq_lock_all=0", NULL };
+	static const char *const off[] = { "cost.background=0", NULL };
 	struct ss_results *r = run(t, w, lock, 0, 1000 * MS), *r0 = run(t, w, nolock, 0, 1000 * MS);
+	struct ss_results *r1 = run(t, w, off, 0, 1000 * MS);
 
 	assert_true(r->contention.lock_acquires[SS_LOCK_TICK] >= 249 && r->contention.lock_acquires[SS_LOCK_TICK] <= 250);
+	assert_int_equal(r->contention.lock_acquires[SS_LOCK_TICK], r->background.ticks);
+	assert_int_equal(r->background.tick_ns, 0);
 	assert_int_equal(r->contention.lock_contended[SS_LOCK_TICK], 0);   /* nobody else takes it */
 	assert_int_equal(r0->contention.lock_acquires[SS_LOCK_TICK], 0);
+	assert_int_equal(r1->contention.lock_acquires[SS_LOCK_TICK], 0);
+	assert_int_equal(r1->background.ticks, 0);
 	ss_results_free(r);
 	ss_results_free(r0);
+	ss_results_free(r1);
 	ss_workload_free(w);
 	ss_topology_free(t);
 }
@@ -152,7 +163,12 @@ static void test_kworker_rate(void **state)
 	assert_int_equal(r->nr_tasks, 4);   /* the workload's tasks only */
 	if (r->background.kthread_wakeups < 380 || r->background.kthread_wakeups > 500)
 		fail_msg("%llu kworker activations (expected about 440)", (unsigned long long)r->background.kthread_wakeups);
-	assert_int_equal(r->background.kthread_ns, r->background.kthread_wakeups * 3000);
+	/* at this rate nearly every activation takes one item (two fall in one tick now and then); the CPU
+	 * time from switch in to switch out: the work and the switch */
+	assert_true(r->background.kthread_items >= r->background.kthread_wakeups &&
+		    r->background.kthread_items <= r->background.kthread_wakeups * 21 / 20);
+	assert_true(r->background.kthread_ns >= r->background.kthread_items * 3000 &&
+		    r->background.kthread_ns <= r->background.kthread_items * (3000 + 2000 + 2500));
 	assert_int_equal(r->wakeups, 0);                      /* the hogs never sleep */
 	assert_int_equal(r->wakeup_latency.n, 0);
 	assert_true(r->background.kthread_latency.n > 0 && r->background.kthread_latency.n <= r->background.kthread_wakeups);
@@ -166,6 +182,37 @@ static void test_kworker_rate(void **state)
 	ss_results_free(r1);
 	ss_workload_free(w4);
 	ss_workload_free(w1);
+	ss_topology_free(t);
+}
+
+/*
+ * Work items above the tick rate (HZ 250) are batched: 2000 items per
+ * CPU-second come in at most 250 activations a second, each doing the
+ * work of the items it took, and the kworkers' CPU time is what they held
+ * their CPUs in the window, whatever each activation's length (one item of
+ * 100 ms: the window ends inside it).
+ */
+static void test_kworker_batches(void **state)
+{
+	(void)state;
+	struct ss_topology *t = topo_from(four_cpus);
+	struct ss_workload *w = hogs("instances_per_cpu: 1\n", "");
+	static const char *const fast[] = { "cost.kthread_rate_hz=2000", NULL };
+	static const char *const long_item[] = { "cost.kthread_rate_hz=1", "cost.kthread_ns=100ms", NULL };
+	struct ss_results *r = run(t, w, fast, 0, 2000 * MS), *r1 = run(t, w, long_item, 0, 2000 * MS);
+	uint64_t items = r->background.kthread_items;
+
+	if (items < 4 * 2 * 2000 * 9 / 10 || items > 4 * 2 * 2000 * 11 / 10)
+		fail_msg("%llu work items (expected about 16000)", (unsigned long long)items);
+	assert_true(r->background.kthread_wakeups <= 4 * 2 * 250);
+	assert_true(r->background.kthread_wakeups < items);
+	assert_true(r->background.kthread_ns >= items * 3000);
+	/* 2 s on 4 CPUs: the kworkers' share stays below the window's CPU time */
+	assert_true(r1->background.kthread_ns <= 4 * 2000 * MS);
+	assert_true(r1->background.kthread_ns >= r1->background.kthread_wakeups * 50 * MS);
+	ss_results_free(r);
+	ss_results_free(r1);
+	ss_workload_free(w);
 	ss_topology_free(t);
 }
 
@@ -243,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_tick_cost),
 		cmocka_unit_test(test_tick_lock),
 		cmocka_unit_test(test_kworker_rate),
+		cmocka_unit_test(test_kworker_batches),
 		cmocka_unit_test(test_kworker_not_work_elsewhere),
 		cmocka_unit_test(test_switch_off),
 		cmocka_unit_test(test_topology_costs),

@@ -763,12 +763,12 @@ static void test_unixbench_graph(void **state)
 
 	w = load(WL("unixbench-spawn.yaml"), NULL);
 	p = plan(w, 10000, 1);
-	assert_int_equal(p->tasks_per_instance, 4);
+	assert_int_equal(p->tasks_per_instance, 18);   /* run, parent, 16 child slots */
 	walk_init(&k, p, 1);                                           /* the looping parent */
 	for (int i = 0; i < 5; i++) {
 		step(&k, SS_ACT_TXN_BEGIN);
 		run_in(&k, SS_ACT_RUN, 40 * US, 60 * US);
-		spawns(&k, 2, 2, 1);
+		spawns(&k, 2, 16, 1);
 		counted(&k, SS_ACT_WAIT, 1);
 		run_in(&k, SS_ACT_RUN, 3 * US, 3 * US);
 		step(&k, SS_ACT_TXN_END);

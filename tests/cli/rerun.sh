@@ -157,4 +157,20 @@ p = json.load(open(sys.argv[1]))["provenance"]
 assert [s["value"] for s in p["set"]] == [4, 10], p["set"]
 assert p["workload_params"]["num_fds"] == 4 and p["workload_params"]["loops"] == 10, p["workload_params"]
 EOF
+# a result of a model this one does not run (a parameter added since, a default changed) is refused,
+# and nothing is written
+python3 - "$tmp/a.json" "$tmp/old.json" "$tmp/chg.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["provenance"]["params"]["cost.background"]
+json.dump(d, open(sys.argv[2], "w"), indent="\t")
+d = json.load(open(sys.argv[1]))
+d["provenance"]["params"]["cost.tick_ns"] = 1000
+json.dump(d, open(sys.argv[3], "w"), indent="\t")
+EOF
+expect 1 "$tmp/old.json: the result records no cost.background: it was made by a simsched without that parameter" \
+	run --rerun "$tmp/old.json" --json "$tmp/old2.json"
+expect 1 "$tmp/chg.json: the result ran with cost.tick_ns = 1000, this simsched would run 2300" \
+	run --rerun "$tmp/chg.json" --json "$tmp/chg2.json"
+[ ! -e "$tmp/old2.json" ] && [ ! -e "$tmp/chg2.json" ]
 echo "rerun ok"

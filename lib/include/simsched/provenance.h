@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <glib.h>
 
+#include "simsched/params.h"
+
 #include "simsched/sim.h"
 
 /**
@@ -78,6 +80,10 @@ struct ss_rerun {
 	unsigned kernel;             /* enum ss_kernel: provenance.kernel_model (--kernel) */
 	unsigned load_pct_x100;
 	uint64_t seed, warmup_ns, duration_ns, sample_ns;
+	/* provenance.params: every model parameter in force for the result
+	 * ("SECTION.KEY" and its value); NULL when the result has none */
+	char **param_keys;           /* NULL-terminated */
+	double *param_values;
 };
 
 /**
@@ -91,6 +97,18 @@ struct ss_rerun {
  */
 struct ss_rerun *ss_rerun_load(const char *path, unsigned record, GError **err);
 void ss_rerun_free(struct ss_rerun *rr);
+
+/**
+ * Check that p (defaults for the recorded topology, then the recorded --set
+ * values, under policy) holds the parameters the result was made with: each
+ * parameter of this simsched is in the result's provenance.params with the
+ * same value. A parameter missing there was added since the result was
+ * written (a model the result did not run, e.g. cost.background); a value
+ * that differs is a changed default. false + *err (SS_ERROR_INVALID)
+ * naming the first such parameter: the rerun would not give the result's
+ * figures. true when the result records no parameters (nothing to check).
+ */
+bool ss_rerun_check_params(const struct ss_rerun *rr, const struct ss_params *p, const char *policy, GError **err);
 
 /**
  * Check that the recorded files (topology, workload, plugin) exist and hold

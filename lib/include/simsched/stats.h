@@ -315,10 +315,12 @@ struct ss_results {
 	struct ss_background_stats {
 		uint64_t ticks;              /* ticks that interrupted a running task (cost.tick_ns each) */
 		uint64_t tick_ns;            /* time stolen by them, ns (time_lost_ns.tick) */
-		uint64_t kthread_wakeups;    /* kworker activations (woken at a tick) */
-		uint64_t kthread_ns;         /* CPU time the kworkers ran, ns (time_lost_ns.kthread) */
+		uint64_t kthread_wakeups;    /* kworker activations (woken from its wait at a tick) */
+		uint64_t kthread_ns;         /* CPU time the kworkers held their CPUs in the window (switch in to switch out), ns
+		                                (time_lost_ns.kthread) */
 		uint64_t kthread_preempts;   /* activations that preempted the running task at once */
 		struct ss_log2_hist kthread_latency;   /* wakeup to running, ns */
+		uint64_t kthread_items;      /* work items queued (cost.kthread_ns of work each; several per activation) */
 	} background;
 };
 
