@@ -536,6 +536,12 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "simsched: --format '%s': expected text or json\n", format);
 		return 2;
 	}
+	if (quiet && format && !strcmp(format, "json") && !json_path) {
+		/* the JSON asked for on stdout would not be printed: refuse before simulating */
+		fprintf(stderr, "simsched: run: --format json prints the result on stdout, which --quiet silences, and no "
+				"--json FILE is given (expected --json FILE with --quiet, or no --quiet)\n");
+		return 2;
+	}
 	struct ss_cli_trace tr = { trace_path, trace_window, trace_cpus, trace_ns };
 	struct run_spec a = { .json_path = json_path, .json_stdout = format && !strcmp(format, "json"), .quiet = quiet,
 			      .trace = &tr };

@@ -1016,10 +1016,15 @@ bool ss_write_file_atomic(const char *path, const char *data, size_t len, GError
 	if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		FILE *f = fopen(path, "w");
 		bool ok = f && fwrite(data, 1, len, f) == len;
-		if (f && fclose(f) != 0)
+		int errnum = errno;
+		if (f && fclose(f) != 0) {
+			if (ok)
+				errnum = errno;
 			ok = false;
+		}
 		if (!ok) {
-			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot write the result file", path);
+			g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: cannot write the result file (%s)", path,
+				    g_strerror(errnum ? errnum : EIO));
 			return false;
 		}
 		return true;

@@ -52,6 +52,20 @@ full pelt --period 10ms --busy 50% --json --sample 10ms
 "$bin" report "$tmp/r.jsonl" > /dev/null
 # --quiet writes nothing: nothing to fail
 "$bin" run -t "$topo" -w "$wl" "${short[@]}" --quiet > /dev/full
+# --quiet with --format json and no --json FILE would print nothing: refused before running
+set +e
+"$bin" run -t "$topo" -w "$wl" "${short[@]}" --quiet --format json > "$tmp/qj.out" 2> "$tmp/qj.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ ! -s "$tmp/qj.out" ] && grep -q "^simsched: run: --format json prints the result on stdout, which --quiet silences" "$tmp/qj.err" \
+	|| { echo "--quiet --format json: exit $rc"; cat "$tmp/qj.err"; exit 1; }
+# a result file on a full device: the reason is in the message
+set +e
+"$bin" run -t "$topo" -w "$wl" "${short[@]}" --quiet --json /dev/full 2> "$tmp/full.err"
+rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q "^simsched: /dev/full: cannot write the result file (No space left on device)" "$tmp/full.err" \
+	|| { echo "--json /dev/full: exit $rc"; cat "$tmp/full.err"; exit 1; }
 
 # [early] ARGS...: refused with exit 2 before running, naming the option
 early() {
