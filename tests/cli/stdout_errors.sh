@@ -64,7 +64,7 @@ set +e
 "$bin" run -t "$topo" -w "$wl" "${short[@]}" --quiet --json /dev/full 2> "$tmp/full.err"
 rc=$?
 set -e
-[ "$rc" = 1 ] && grep -q "^simsched: /dev/full: cannot write the result file (No space left on device)" "$tmp/full.err" \
+[ "$rc" = 1 ] && grep -q "^simsched: /dev/full: cannot write the result file ([^)]\+)$" "$tmp/full.err" \
 	|| { echo "--json /dev/full: exit $rc"; cat "$tmp/full.err"; exit 1; }
 
 # [early] ARGS...: refused with exit 2 before running, naming the option
