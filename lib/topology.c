@@ -1784,6 +1784,8 @@ static cJSON *topology_json(const struct ss_topology *t, struct fmtbuf *fb)
 	cJSON_AddNumberToObject(o, "probe_package_ns", t->probe_package_ns);
 	cJSON_AddNumberToObject(o, "probe_remote_ns", t->probe_remote_ns);
 	cJSON_AddNumberToObject(o, "line_cached_ns", t->line_cached_ns);
+	cJSON_AddNumberToObject(o, "smt_contention_pct", t->smt_contention_pct);
+	cJSON_AddNumberToObject(o, "node_bandwidth_mbps", t->node_bandwidth_mbps);
 	cJSON_AddNumberToObject(o, "tick_ns", t->tick_ns);
 	cJSON_AddNumberToObject(o, "kthread_rate_hz", t->kthread_rate_hz);
 	cJSON_AddNumberToObject(o, "kthread_ns", t->kthread_ns);

@@ -309,7 +309,7 @@ static void test_kunpeng_compact_form(void **state)
 		"vendor: arm\n"
 		"description: \"%s\"\n"
 		"frequency: {base_mhz: 2600}\n"
-		"costs: {probe_cluster_ns: 35, probe_llc_ns: 36, probe_package_ns: 80}\n"
+		"costs: {probe_cluster_ns: 35, probe_llc_ns: 36, probe_package_ns: 80, node_bandwidth_mbps: 70000}\n"
 		"numa: {distance: [[10, 12, 20, 22], [12, 10, 22, 24], [20, 22, 10, 12], [22, 24, 12, 10]]}\n"
 		"packages:\n"
 		"  - repeat: 2\n"
