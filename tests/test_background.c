@@ -15,26 +15,9 @@
 
 #include "ss_sched.h"
 #include "simsched/error.h"
+#include "machine_helpers.h"
 
 #define MS 1000000ull
-
-static struct ss_topology *topo_from(const char *yaml)
-{
-	GError *err = NULL;
-	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "inline-topology.yaml", &err);
-	if (!t)
-		fail_msg("%s", err->message);
-	return t;
-}
-
-static struct ss_workload *wl_from(const char *yaml)
-{
-	GError *err = NULL;
-	struct ss_workload *w = ss_workload_load_string(yaml, strlen(yaml), "inline.yaml", &err);
-	if (!w)
-		fail_msg("%s", err->message);
-	return w;
-}
 
 /* A run of w on t (sis_util, seed 1, load 100 %) with the --set assignments sets (NULL-terminated). */
 static struct ss_results *run(const struct ss_topology *t, const struct ss_workload *w, const char *const *sets,

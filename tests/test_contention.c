@@ -18,24 +18,6 @@
 #include "simsched/state.h"
 #include "machine_helpers.h"
 
-static struct ss_topology *topo_from(const char *yaml)
-{
-	GError *err = NULL;
-	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "inline-topology.yaml", &err);
-	if (!t)
-		fail_msg("%s", err->message);
-	return t;
-}
-
-static struct ss_workload *wl_from(const char *yaml)
-{
-	GError *err = NULL;
-	struct ss_workload *w = ss_workload_load_string(yaml, strlen(yaml), "inline.yaml", &err);
-	if (!w)
-		fail_msg("%s", err->message);
-	return w;
-}
-
 /* A run of w on t under policy with the --set assignments sets (NULL-terminated, may be NULL). */
 static struct ss_results *run(const struct ss_topology *t, const struct ss_workload *w, const char *policy,
 			      const char *const *sets, uint64_t warmup_ns, uint64_t duration_ns)
