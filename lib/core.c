@@ -2697,7 +2697,7 @@ static unsigned *start_cpus(struct ss_sim *sim, unsigned nr_allowed)
  * TIMER_DEFERRABLE timer_list fires from the timer softirq of a tick, and
  * a CPU whose tick is stopped runs it at its first tick after waking), so
  * an activation due while its CPU is idle waits for that CPU's next busy
- * tick. Program: loop { run cost.kthread_ns; wait for the next work item }.
+ * tick (kworker_tick()). Program: loop { run cost.kthread_ns; wait for the next work item }.
  */
 static void kworkers_add(struct ss_sim *sim, unsigned nr_allowed)
 {
@@ -2719,7 +2719,7 @@ static void kworkers_add(struct ss_sim *sim, unsigned nr_allowed)
 	ss_wl_plan_add_kthreads(sim->plan, cpus, k, sim->kworker_insn, 4);
 }
 
-/* Time to a kworker's next activation: exponential with mean 1 / cost.kthread_rate_hz (a Poisson process). */
+/* Time to a kworker's next work item: exponential with mean 1 / cost.kthread_rate_hz (a Poisson process). */
 static uint64_t kworker_gap(struct ss_sim *sim, struct ss_task *p)
 {
 	struct ss_dist d = { .kind = SS_DIST_EXP, .a = 1000000000u / sim->params.kthread_rate_hz };
