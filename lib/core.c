@@ -2694,8 +2694,10 @@ static unsigned *start_cpus(struct ss_sim *sim, unsigned nr_allowed)
  * (kernel/workqueue.c v6.6: create_worker() binds it to its pool's CPU,
  * kthread_bind_mask()), SCHED_NORMAL nice 0. Its work items come from
  * deferrable timers (vmstat_update, the per-CPU delayed works: a
- * TIMER_DEFERRABLE timer_list fires from the timer softirq of a tick, and
- * a CPU whose tick is stopped runs it at its first tick after waking), so
+ * TIMER_DEFERRABLE timer_list sits in the BASE_DEF wheel, which
+ * get_next_timer_interrupt() leaves out of an idle CPU's next event, so it
+ * expires in run_timer_softirq() at the CPU's first tick after it wakes;
+ * kernel/time/timer.c v6.6), so
  * an activation due while its CPU is idle waits for that CPU's next busy
  * tick (kworker_tick()). Program: loop { run cost.kthread_ns; wait for the next work item }.
  */
