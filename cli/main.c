@@ -28,6 +28,7 @@
 #include "simsched/ftrace.h"
 #include "simsched/provenance.h"
 #include "simsched/sim.h"
+#include "simsched/runlen.h"
 #include "simsched/sweep.h"
 #include "../lib/ss_sched.h"
 
@@ -303,6 +304,9 @@ struct run_spec {
 	char **sets;                   /* --set as given, NULL-terminated (or NULL) */
 	unsigned load_x100;
 	uint64_t seed, duration_ns, warmup_ns, sample_ns;
+	bool warmup_auto;              /* --warmup auto[:CAP]: warmup_ns is the cap */
+	double precision;              /* --precision, 0 = none: duration_ns is the cap */
+	uint64_t batch_ns;             /* --batch, 0 = the default */
 	const char *command;           /* provenance.command: this command line, or the original's on --rerun */
 	const struct ss_rerun *rerun;  /* --rerun: the result being run again (files checked) */
 	const char *json_path;         /* --json FILE, or NULL */
@@ -345,6 +349,9 @@ static int execute_run(const struct run_spec *a)
 	cfg.duration_ns = a->duration_ns;
 	cfg.warmup_ns = a->warmup_ns;
 	cfg.sample_ns = a->sample_ns;
+	cfg.warmup_auto = a->warmup_auto;
+	cfg.precision = a->precision;
+	cfg.batch_ns = a->batch_ns;
 	ss_params_defaults(&cfg.params, t);
 	for (char **s = sets; s && *s; s++) {
 		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
@@ -477,6 +484,9 @@ static int rerun(const char *path, gint record, struct run_spec *a)
 	a->duration_ns = rr->duration_ns;
 	a->warmup_ns = rr->warmup_ns;
 	a->sample_ns = rr->sample_ns;
+	a->warmup_auto = rr->warmup_auto;
+	a->precision = rr->precision;
+	a->batch_ns = rr->batch_ns;
 	a->command = rr->command;   /* the original's, not this one: the rerun's JSON is the original's */
 	a->rerun = rr;
 	rc = execute_run(a);
@@ -489,6 +499,7 @@ static int cmd_run(int argc, char **argv)
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policy = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *json_path = NULL, *nodes = NULL, *sample = NULL;
 	g_autofree char *format = NULL, *rerun_path = NULL, *kernel_s = NULL;
+	g_autofree char *precision = NULL, *batch = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	g_autofree char *seed_s = NULL;
 	gboolean quiet = FALSE;
@@ -503,8 +514,10 @@ static int cmd_run(int argc, char **argv)
 		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_s, "kernel modelled: 6.6 (EEVDF, default) or 5.17 (CFS; default policy sis_prop)", "VERSION" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over the policy's, e.g. SIS_UTIL,NO_SIS_PROP", "LIST" },
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "instances per allowed CPU: 100% = one instance per CPU, or a fraction <= 1 (0.5 = 50%); rounded, at least 1 (default 100%)", "L" },
-		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s)", "TIME" },
-		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s)", "TIME" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time (default 2s); with --precision the longest the window may run (default 60s)", "TIME" },
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated time before measuring (default 1s); auto: until MSER-5 finds the figure steady (auto:CAP, default cap 10s)", "TIME|auto" },
+		{ "precision", 0, 0, G_OPTION_ARG_STRING, &precision, "run until the figure's 95 % batch-means interval is within +-P of its mean (e.g. 1%; docs/output.md \"Run length\")", "P" },
+		{ "batch", 0, 0, G_OPTION_ARG_STRING, &batch, "observation interval of --warmup auto and --precision (default 1ms)", "TIME" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "random seed, 0..2^53-1 (default 1)", "N" },
 		{ "nodes", 'N', 0, G_OPTION_ARG_STRING, &nodes, "restrict the workload to these NUMA nodes, by firmware node id, like numactl -N", "LIST" },
 		{ "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "set a parameter (repeatable; --set help lists them)", "SECTION.KEY=VALUE" },
@@ -551,7 +564,7 @@ static int cmd_run(int argc, char **argv)
 			{ "--topology", topo_path }, { "--workload", wl_path }, { "--policy", policy }, { "--kernel", kernel_s },
 			{ "--policy-plugin", plugins }, { "--sched-features", features }, { "--load", load },
 			{ "--duration", duration }, { "--warmup", warmup }, { "--seed", seed_s }, { "--nodes", nodes },
-			{ "--set", sets }, { "--sample-interval", sample },
+			{ "--set", sets }, { "--sample-interval", sample }, { "--precision", precision }, { "--batch", batch },
 		};
 		for (unsigned i = 0; i < G_N_ELEMENTS(params); i++) {
 			if (params[i].given) {
@@ -639,12 +652,24 @@ static int cmd_run(int argc, char **argv)
 		g_clear_error(&err);
 		return 2;
 	}
-	if (!parse_time_option(duration ? duration : "2s", &a.duration_ns) || !a.duration_ns) {
+	if (precision && !ss_parse_precision(precision, &a.precision)) {
+		fprintf(stderr, "simsched: --precision '%s': expected a relative half-width like 1%% or 0.01, above 0 and below 100%%\n", precision);
+		return 2;
+	}
+	if (!parse_time_option(duration ? duration : a.precision > 0 ? "60s" : "2s", &a.duration_ns) || !a.duration_ns) {
 		fprintf(stderr, "simsched: --duration '%s': expected a positive time with a unit (ns, us, ms, s) like 2s or 500ms, at most 10^6 s\n", duration);
 		return 2;
 	}
-	if (!parse_time_option(warmup ? warmup : "1s", &a.warmup_ns)) {
-		fprintf(stderr, "simsched: --warmup '%s': expected a time with a unit (ns, us, ms, s) like 1s or 200ms, or 0, at most 10^6 s\n", warmup);
+	if (!ss_parse_warmup(warmup ? warmup : "1s", &a.warmup_auto, &a.warmup_ns)) {
+		fprintf(stderr, "simsched: --warmup '%s': expected a time with a unit (ns, us, ms, s) like 1s or 200ms, or 0, at most 10^6 s; or auto, or auto:CAP like auto:5s\n", warmup);
+		return 2;
+	}
+	if (batch && (!parse_time_option(batch, &a.batch_ns) || a.batch_ns < 1000 || a.batch_ns > a.duration_ns)) {
+		fprintf(stderr, "simsched: --batch '%s': expected a time of at least 1us and at most --duration\n", batch);
+		return 2;
+	}
+	if (batch && !a.warmup_auto && !(a.precision > 0)) {
+		fprintf(stderr, "simsched: --batch goes with --warmup auto or --precision (the interval they observe the figure at)\n");
 		return 2;
 	}
 	if (sample && (!parse_time_option(sample, &a.sample_ns) || a.sample_ns < 1000000)) {

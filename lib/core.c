@@ -5,6 +5,7 @@
  * idle entry/exit, and the task programs driven by the workload interpreter.
  */
 #include "ss_sched.h"
+#include "simsched/runlen.h"
 #include "ss_fair.h"
 
 #include <stdlib.h>
@@ -958,6 +959,12 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 			ss_lat_hist_add(&sim->res->wakeup_latency, next->run_start - next->wake_time);
 			if (!roles || roles[sim->plan->task[next->id].role])
 				ss_lat_hist_add(&sim->res->metric_latency, next->run_start - next->wake_time);
+		}
+		if (__builtin_expect(sim->obs_lat != NULL, 0) && !next->kthread) {
+			const bool *roles = ss_workload_metric(sim->plan->wl)->roles;
+
+			if (!roles || roles[sim->plan->task[next->id].role])
+				ss_lat_hist_add(sim->obs_lat, next->run_start - next->wake_time);
 		}
 		next->wake_time = 0;
 	}
@@ -2129,6 +2136,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			}
 			continue;
 		case SS_ACT_TXN_END:
+			sim->obs_txn++;   /* the run-length observer's count, from t = 0 */
 			if (sim->measuring) {
 				sim->res->transactions++;
 				if (p->txn_start >= sim->measure_start)
@@ -2162,8 +2170,11 @@ static void handle_run_end(struct ss_sim *sim, struct ss_rq *rq)
 		/* memory traffic: a completed burst moved work × memory_bandwidth bytes */
 		uint32_t bw = p->mem_bw_mbps;   /* the plan's, copied at init */
 
-		if (bw && sim->measuring)
-			sim->res->mem_traffic_bytes += p->run_work * bw / 1000;
+		if (bw) {
+			sim->obs_mem += p->run_work * bw / 1000;   /* the run-length observer's, from t = 0 */
+			if (sim->measuring)
+				sim->res->mem_traffic_bytes += p->run_work * bw / 1000;
+		}
 		p->run_work = 0;
 	}
 	task_continue(sim, rq, p);
@@ -2272,7 +2283,7 @@ static void sample_series(struct ss_sim *sim)
 }
 
 /* Append a warning (takes msg) to r->warnings (NULL-terminated). */
-static void results_warn(struct ss_results *r, char *msg)
+void ss_results_warn(struct ss_results *r, char *msg)
 {
 	unsigned n = r->warnings ? g_strv_length(r->warnings) : 0;
 
@@ -2800,6 +2811,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	unsigned nr_allowed;
 
 	memset(sim, 0, sizeof *sim);
+	sim->cfg = cfg;
 	sim->topo = t;
 	sim->nr_cpus = t->nr_cpus;
 	sim->nr_words = t->nr_words;
@@ -2928,7 +2940,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 			}
 		}
 	}
-	sim->ev_burst.heap_idx = SS_EV_IDLE;
+	sim->ev_burst.heap_idx = sim->ev_batch.heap_idx = SS_EV_IDLE;
 	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
@@ -3355,12 +3367,25 @@ static unsigned deadlock_check(const struct ss_sim *sim, const bool *wakeable, c
 	return blocked;
 }
 
-struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
-{
+/*
+ * A run in progress (ss_run_open): the simulation, and what its driver
+ * controls. ss_simulate() is open + step to the end + close; the run-length
+ * controller (runlen.c) steps a run one observation at a time and decides
+ * where its window begins and ends.
+ */
+struct ss_run {
 	struct ss_sim sim;
-	struct ss_results *res = NULL;
-	struct ss_event *ev;
-	uint64_t measure_from;
+	uint64_t measure_from;       /* a fixed warmup's end (0: from the start) */
+	uint64_t batch_ns;           /* the observer's interval, 0 = none */
+	bool ctl_warmup, ctl_stop;   /* the driver ends the warmup / the window */
+	bool ended;                  /* the event loop reached the run's end (its stop, or a fatal error) */
+	bool window_open;            /* the measured window has begun */
+};
+
+struct ss_run *ss_run_open(const struct ss_run_config *cfg, const struct ss_run_ctl *ctl, GError **err)
+{
+	struct ss_run *run;
+	struct ss_sim *sim;
 
 	if (!cfg->topo || !cfg->wl) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology and a workload");
@@ -3370,152 +3395,290 @@ struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "--duration must be greater than 0");
 		return NULL;
 	}
-	if (!sim_init(&sim, cfg, err))
-		goto out;
-
-	sim.end_time = cfg->warmup_ns + cfg->duration_ns;
+	run = g_new0(struct ss_run, 1);
+	sim = &run->sim;
+	if (!sim_init(sim, cfg, err)) {
+		if (sim->res)
+			ss_results_free(sim->res);
+		sim_destroy(sim);
+		g_free(run);
+		return NULL;
+	}
+	if (ctl) {
+		run->batch_ns = ctl->batch_ns;
+		run->ctl_warmup = ctl->warmup;
+		run->ctl_stop = ctl->stop;
+	}
+	sim->end_time = cfg->warmup_ns + cfg->duration_ns;
 	/*
 	 * A finish-time figure (hackbench's "Total time") is the whole run from
 	 * t = 0: it is measured from the start whatever --warmup says (warmup +
 	 * duration only bounds how long the run may take), and the measured
 	 * window ends when the last task exits.
 	 */
-	measure_from = sim.res->measure == SS_MEASURE_FINISH ? 0 : cfg->warmup_ns;
-	sim.timed_from_begin = sim.res->measure == SS_MEASURE_FINISH && ss_workload_metric(cfg->wl)->from_begin;
-	if (measure_from)
-		ss_evq_schedule(&sim.evq, &sim.ev_warmup, measure_from, SS_EV_CONTROL, 0);
-	else
-		reset_stats(&sim);
-	ss_evq_schedule(&sim.evq, &sim.ev_sample, measure_from, SS_EV_SAMPLE, 0);
-	ss_evq_schedule(&sim.evq, &sim.ev_stop, sim.end_time, SS_EV_CONTROL, 1);
-	if (sim.ft)
-		ss_ft_window(&sim, true);
-	start_tasks(&sim);
+	run->measure_from = sim->res->measure == SS_MEASURE_FINISH ? 0 : cfg->warmup_ns;
+	sim->timed_from_begin = sim->res->measure == SS_MEASURE_FINISH && ss_workload_metric(cfg->wl)->from_begin;
+	if (!run->ctl_warmup) {
+		if (run->measure_from)
+			ss_evq_schedule(&sim->evq, &sim->ev_warmup, run->measure_from, SS_EV_CONTROL, 0);
+		else
+			reset_stats(sim);
+		run->window_open = true;
+		ss_evq_schedule(&sim->evq, &sim->ev_sample, run->measure_from, SS_EV_SAMPLE, 0);
+	}
+	if (!run->ctl_stop)
+		ss_evq_schedule(&sim->evq, &sim->ev_stop, sim->end_time, SS_EV_CONTROL, 1);
+	if (run->batch_ns) {
+		/* the observer: (SAMPLE, cpu 2) is its own key, so it moves no other event's order */
+		sim->obs_on = true;
+		if (sim->res->measure == SS_MEASURE_WAKEUP_PCT)
+			sim->obs_lat = g_new0(struct ss_lat_hist, 1);
+		ss_evq_schedule(&sim->evq, &sim->ev_batch, ctl->first_ns, SS_EV_SAMPLE, 2);
+	}
+	if (sim->ft)
+		ss_ft_window(sim, true);
+	start_tasks(sim);
+	return run;
+}
 
-	while ((ev = ss_evq_pop(&sim.evq))) {
-		if (ev->time != sim.now)
-			sim.actions_without_time = 0;
-		sim.now = ev->time;
-		if (__builtin_expect(sim.ft != NULL, 0) && sim.now >= sim.ft_next)
-			ss_ft_window(&sim, ev->cls == SS_EV_CONTROL);
-		sim.res->events++;
+/*
+ * Handle events until the observer's next boundary (true: paused there,
+ * with every event before it handled) or the run's end (false: its stop
+ * event, or a fatal error, which ss_run_close reports).
+ */
+bool ss_run_step(struct ss_run *run)
+{
+	struct ss_sim *sim = &run->sim;
+	struct ss_event *ev;
+
+	if (run->ended)
+		return false;
+	while ((ev = ss_evq_pop(&sim->evq))) {
+		if (ev->time != sim->now)
+			sim->actions_without_time = 0;
+		sim->now = ev->time;
+		if (__builtin_expect(ev == &sim->ev_batch, 0)) {   /* an observer: not one of engine.events, no trace window */
+			ss_evq_schedule(&sim->evq, &sim->ev_batch, sim->now + run->batch_ns, SS_EV_SAMPLE, 2);
+			return true;
+		}
+		if (__builtin_expect(sim->ft != NULL, 0) && sim->now >= sim->ft_next)
+			ss_ft_window(sim, ev->cls == SS_EV_CONTROL);
+		sim->res->events++;
 		switch (ev->cls) {
 		case SS_EV_ARRIVE:
-			ttwu_arrive(&sim, &sim.tasks[ev->owner]);
+			ttwu_arrive(sim, &sim->tasks[ev->owner]);
 			break;
 		case SS_EV_TIMER:
-			handle_timer(&sim, &sim.tasks[ev->owner]);
+			handle_timer(sim, &sim->tasks[ev->owner]);
 			break;
 		case SS_EV_RESCHED: {
-			struct ss_rq *rq = &sim.rq[ev->owner];
+			struct ss_rq *rq = &sim->rq[ev->owner];
 			if (rq->curr || rq->cfs.nr_running)
-				resched_curr(&sim, rq);
+				resched_curr(sim, rq);
 			break;
 		}
 		case SS_EV_STOP:
-			run_stopper(&sim, &sim.rq[ev->owner]);
+			run_stopper(sim, &sim->rq[ev->owner]);
 			break;
 		case SS_EV_RUN_END:
-			handle_run_end(&sim, &sim.rq[ev->owner]);
+			handle_run_end(sim, &sim->rq[ev->owner]);
 			break;
 		case SS_EV_TICK:
-			handle_jiffy(&sim);
+			handle_jiffy(sim);
 			break;
 		case SS_EV_ILB: {
-			struct ss_rq *rq = &sim.rq[ev->owner];
+			struct ss_rq *rq = &sim->rq[ev->owner];
 			unsigned flags = rq->ilb_pending;
 			rq->ilb_pending = 0;
-			ss_nohz_idle_balance(&sim, rq, flags);
-			ss_idle_reenter(&sim, rq);
+			ss_nohz_idle_balance(sim, rq, flags);
+			ss_idle_reenter(sim, rq);
 			break;
 		}
 		case SS_EV_SAMPLE:
-			if (ev == &sim.ev_burst) {   /* an observer: not one of engine.events */
-				sim.res->events--;
-				burst_sample(&sim);
+			if (ev == &sim->ev_burst) {   /* an observer: not one of engine.events */
+				sim->res->events--;
+				burst_sample(sim);
 				break;
 			}
-			sample_series(&sim);
-			ss_evq_schedule(&sim.evq, &sim.ev_sample, sim.now + sim.res->sample_ns, SS_EV_SAMPLE, 0);
+			sample_series(sim);
+			ss_evq_schedule(&sim->evq, &sim->ev_sample, sim->now + sim->res->sample_ns, SS_EV_SAMPLE, 0);
 			break;
 		case SS_EV_CONTROL:
-			if (ev == &sim.ev_warmup) {
-				reset_stats(&sim);
+			if (ev == &sim->ev_warmup) {
+				reset_stats(sim);
 				break;
 			}
-			goto done;
+			run->ended = true;
+			return false;
 		}
-		if (sim.fatal)
+		if (sim->fatal)
 			break;
 	}
-done:
-	if (!sim.fatal) {
+	run->ended = true;
+	return false;
+}
+
+uint64_t ss_run_now(const struct ss_run *run)
+{
+	return run->sim.now;
+}
+
+void ss_run_observe(const struct ss_run *run, struct ss_run_obs *o)
+{
+	const struct ss_sim *sim = &run->sim;
+
+	o->now_ns = sim->now;
+	o->transactions = sim->obs_txn;
+	o->mem_traffic_bytes = sim->obs_mem;
+	o->bytes_per_txn = sim->res->bytes_per_txn;
+	o->measure = sim->res->measure;
+	o->percentile_x10 = sim->res->percentile_x10;
+	o->metric_latency = sim->obs_lat;
+	o->events = sim->res->events;
+	o->nr_idle_scan_pending = (ss_feat(sim->features, SS_FEAT_SIS_UTIL) || ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR)) &&
+		(!sim->res->nr_idle_scan_written || sim->res->nr_idle_scan_written_ns > sim->now);
+}
+
+/* The warmup ends now: as a fixed --warmup of this length would end it (the (CONTROL, 0) event at this time). */
+void ss_run_begin_window(struct ss_run *run)
+{
+	struct ss_sim *sim = &run->sim;
+
+	if (run->window_open)
+		return;
+	run->window_open = true;
+	run->measure_from = sim->now;
+	if (sim->now)
+		ss_evq_schedule(&sim->evq, &sim->ev_warmup, sim->now, SS_EV_CONTROL, 0);
+	else
+		reset_stats(sim);
+	ss_evq_schedule(&sim->evq, &sim->ev_sample, sim->now, SS_EV_SAMPLE, 0);
+}
+
+/* The window ends now: as a fixed --duration ending here would end it (the (CONTROL, 1) event at this time). */
+void ss_run_end_window(struct ss_run *run)
+{
+	struct ss_sim *sim = &run->sim;
+
+	if (!run->ended && !ss_ev_queued(&sim->ev_stop))
+		ss_evq_schedule(&sim->evq, &sim->ev_stop, sim->now, SS_EV_CONTROL, 1);
+}
+
+/* The window ends at t (≥ now): as a fixed --duration ending there would end it. */
+void ss_run_end_window_at(struct ss_run *run, uint64_t t)
+{
+	struct ss_sim *sim = &run->sim;
+
+	if (!run->ended)
+		ss_evq_schedule(&sim->evq, &sim->ev_stop, t, SS_EV_CONTROL, 1);
+}
+
+void ss_run_free(struct ss_run *run)
+{
+	if (!run)
+		return;
+	if (run->sim.res)
+		ss_results_free(run->sim.res);
+	g_free(run->sim.obs_lat);
+	sim_destroy(&run->sim);
+	g_free(run);
+}
+
+struct ss_results *ss_run_close(struct ss_run *run, GError **err)
+{
+	struct ss_sim *sim = &run->sim;
+	const struct ss_run_config *cfg = sim->cfg;
+	struct ss_results *res = NULL;
+	uint64_t measure_from;
+
+	while (ss_run_step(run))
+		;   /* to the stop event */
+	measure_from = run->measure_from;
+	if (!sim->fatal) {
 		unsigned nr_roles = ss_workload_nr_roles(cfg->wl), blocked;
 		g_autofree bool *wakeable = g_new0(bool, nr_roles ? nr_roles : 1);
 		const struct ss_task *ex = NULL;
 
 		ss_workload_wakeable_roles(cfg->wl, wakeable);
-		blocked = deadlock_check(&sim, wakeable, &ex);
+		blocked = deadlock_check(sim, wakeable, &ex);
 		if (blocked) {
-			struct ss_results *r = sim.res;
-			uint64_t at = sim.last_dequeue_ns;
+			struct ss_results *r = sim->res;
+			uint64_t at = sim->last_dequeue_ns;
 			g_autofree char *idle = at <= measure_from ? g_strdup("nothing ran in the measured window")
-				: g_strdup_printf("nothing ran in the last %.6f s of the measured window", (double)(sim.now - at) / 1e9);
+				: g_strdup_printf("nothing ran in the last %.6f s of the measured window", (double)(sim->now - at) / 1e9);
 
 			r->deadlocked = true;
 			r->deadlock_ns = at;
 			r->deadlock_blocked = blocked;
 			if (r->measure == SS_MEASURE_FINISH) {
-				g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_DEADLOCK,
+				g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_DEADLOCK,
 					    "workload %s: deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them: it never finishes (raising --duration will not help)",
-					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim.nr_wl_tasks,
-					    sim.plan->task[ex->id].path, block_names[ex->block_on]);
+					    ss_workload_name(cfg->wl), (double)at / 1e9, blocked, sim->nr_wl_tasks,
+					    sim->plan->task[ex->id].path, block_names[ex->block_on]);
 			} else {
-				results_warn(r, g_strdup_printf(
+				ss_results_warn(r, g_strdup_printf(
 					"deadlock at %.9f s: %u of %u tasks blocked for ever (e.g. %s in %s) with no task able to run or timer pending to wake them; %s",
-					(double)at / 1e9, blocked, sim.nr_wl_tasks, sim.plan->task[ex->id].path,
+					(double)at / 1e9, blocked, sim->nr_wl_tasks, sim->plan->task[ex->id].path,
 					block_names[ex->block_on], idle));
 			}
 		}
 	}
-	if (!sim.fatal && sim.res->measure == SS_MEASURE_FINISH) {
-		if (!sim.finish_ns)
-			g_set_error(&sim.fatal, SS_ERROR, SS_ERROR_INVALID,
+	if (!sim->fatal && sim->res->measure == SS_MEASURE_FINISH) {
+		if (!sim->finish_ns)
+			g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_INVALID,
 				    "workload %s: %u of %u tasks still alive at %.3f s, the end of --warmup + --duration (its figure is the time until every task has exited: raise --duration)",
-				    ss_workload_name(cfg->wl), sim.nr_alive + sim.nr_to_start, sim.nr_wl_tasks,
-				    (double)sim.end_time / 1e9);
+				    ss_workload_name(cfg->wl), sim->nr_alive + sim->nr_to_start, sim->nr_wl_tasks,
+				    (double)sim->end_time / 1e9);
 		else {
 			/* from t = 0, or from the first transaction begin (metric `from: begin`) */
-			sim.res->finish_ns = sim.finish_ns - sim.measure_start;
-			sim.res->warmup_ns = sim.measure_start;
-			sim.res->duration_ns = sim.finish_ns - sim.measure_start;   /* the window the other figures cover */
+			sim->res->finish_ns = sim->finish_ns - sim->measure_start;
+			sim->res->warmup_ns = sim->measure_start;
+			sim->res->duration_ns = sim->finish_ns - sim->measure_start;   /* the window the other figures cover */
+		}
+	} else if (!sim->fatal && (run->ctl_warmup || run->ctl_stop)) {
+		/* the window the driver chose */
+		if (!run->window_open) {
+			g_set_error(&sim->fatal, SS_ERROR, SS_ERROR_INVALID, "the run ended at %.6f s before its measured window began",
+				    (double)sim->now / 1e9);
+		} else {
+			sim->res->warmup_ns = sim->measure_start;
+			sim->res->duration_ns = sim->now - sim->measure_start;
 		}
 	}
-	if (sim.fatal) {
-		g_propagate_error(err, sim.fatal);
-		sim.fatal = NULL;
-		goto out;
+	if (sim->fatal) {
+		g_propagate_error(err, sim->fatal);
+		sim->fatal = NULL;
+		ss_run_free(run);
+		return NULL;
 	}
 	/* run.ended_ns: the last task's exit, else a deadlock's start, else the end of the window */
-	sim.res->ended_ns = sim.finish_ns ? sim.finish_ns : sim.res->deadlocked ? sim.res->deadlock_ns : sim.now;
+	sim->res->ended_ns = sim->finish_ns ? sim->finish_ns : sim->res->deadlocked ? sim->res->deadlock_ns : sim->now;
 	/* a SIS_UTIL budget the window used before any balance computed it (a machine booted at t = 0) */
-	if ((ss_feat(sim.features, SS_FEAT_SIS_UTIL) || ss_feat(sim.features, SS_FEAT_SIS_UTIL_LINEAR)) &&
-	    (!sim.res->nr_idle_scan_written || sim.res->nr_idle_scan_written_ns > sim.res->warmup_ns)) {
-		g_autofree char *when = sim.res->nr_idle_scan_written
-			? g_strdup_printf("the last LLC's first at %.3f s", (double)sim.res->nr_idle_scan_written_ns / 1e9)
+	if ((ss_feat(sim->features, SS_FEAT_SIS_UTIL) || ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR)) &&
+	    (!sim->res->nr_idle_scan_written || sim->res->nr_idle_scan_written_ns > sim->res->warmup_ns)) {
+		g_autofree char *when = sim->res->nr_idle_scan_written
+			? g_strdup_printf("the last LLC's first at %.3f s", (double)sim->res->nr_idle_scan_written_ns / 1e9)
 			: g_strdup("some LLC's never");
-		results_warn(sim.res, g_strdup_printf(
+		ss_results_warn(sim->res, g_strdup_printf(
 			"the measured window starts at %.3f s, before every LLC's nr_idle_scan was written by a periodic balance "
 			"(%s): its SIS_UTIL scans used the domain build's 0 (kernel.idle_before_ns=%.3f s; raise --warmup, or start "
 			"from a machine that has been up and idle, kernel.idle_before_ns > 0)",
-			(double)sim.res->warmup_ns / 1e9, when, (double)sim.params.idle_before_ns / 1e9));
+			(double)sim->res->warmup_ns / 1e9, when, (double)sim->params.idle_before_ns / 1e9));
 	}
-	finish_stats(&sim);
-	res = sim.res;
-	sim.res = NULL;
-out:
-	if (sim.res)
-		ss_results_free(sim.res);
-	sim_destroy(&sim);
+	finish_stats(sim);
+	res = sim->res;
+	sim->res = NULL;
+	ss_run_free(run);
 	return res;
+}
+
+struct ss_results *ss_simulate(const struct ss_run_config *cfg, GError **err)
+{
+	struct ss_run *run;
+
+	if (cfg->warmup_auto || cfg->precision > 0)
+		return ss_runlen_simulate(cfg, err);
+	if (!(run = ss_run_open(cfg, NULL, err)))
+		return NULL;
+	return ss_run_close(run, err);
 }

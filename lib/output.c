@@ -530,6 +530,44 @@ char *ss_results_to_json(const struct ss_results *r)
 		else
 			cJSON_AddNullToObject(o, "kthread_latency_mean_ns");
 	}
+	if (r->run_length.on) {
+		/* how the run's length was chosen (simsched/runlen.h); absent for a fixed --warmup and --duration */
+		const struct ss_run_length *x = &r->run_length;
+		cJSON *w;
+		o = cJSON_AddObjectToObject(root, "run_length");
+		cJSON_AddNumberToObject(o, "batch_ns", (double)x->batch_ns);
+		w = cJSON_AddObjectToObject(o, "warmup");
+		cJSON_AddStringToObject(w, "rule", x->warmup_auto ? "MSER-5" : "fixed");
+		cJSON_AddNumberToObject(w, "ns", (double)r->warmup_ns);
+		if (x->warmup_auto) {
+			cJSON_AddNumberToObject(w, "max_ns", (double)x->warmup_max_ns);
+			cJSON_AddNumberToObject(w, "truncation_ns", (double)x->mser_truncation_ns);
+			cJSON_AddNumberToObject(w, "mser_batches", (double)x->mser_batches);
+			cJSON_AddBoolToObject(w, "capped", x->warmup_capped);
+			cJSON_AddBoolToObject(w, "waited_nr_idle_scan", x->waited_nr_idle_scan);
+		}
+		w = cJSON_AddObjectToObject(o, "window");
+		cJSON_AddNumberToObject(w, "ns", (double)r->duration_ns);
+		cJSON_AddStringToObject(w, "stopped", x->stopped ? x->stopped : "duration");
+		if (x->precision > 0) {
+			cJSON_AddNumberToObject(w, "precision", x->precision);
+			cJSON_AddNumberToObject(w, "max_ns", (double)x->max_duration_ns);
+			cJSON_AddNumberToObject(w, "batches", (double)x->batches);
+			cJSON_AddNumberToObject(w, "batch_len_ns", (double)x->batch_len_ns);
+			add_num(w, "mean", x->mean);
+			add_num(w, "half_width", x->half_width);
+			add_num(w, "half_width_pct", x->mean != 0 ? 100.0 * x->half_width / fabs(x->mean) : NAN);
+			add_num(w, "von_neumann_z", x->von_neumann_z);
+		}
+		if (x->paired) {
+			w = cJSON_AddObjectToObject(o, "paired");
+			cJSON_AddNumberToObject(w, "index", (double)x->paired_index);
+			if (x->paired_index) {
+				add_num(w, "delta_pct", x->delta_pct);
+				add_num(w, "delta_half_width_pct", x->delta_half_width_pct);
+			}
+		}
+	}
 	{
 		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance", "tick" };
 		const struct ss_contention_stats *cs = &r->contention;
@@ -805,6 +843,25 @@ char *ss_results_to_text(const struct ss_results *r)
 		g_string_append_printf(s, "policy %s, kernel model v%s, seed %llu, warmup %.3f s, measured %.3f s\n",
 				       r->policy, ss_kernel_name((enum ss_kernel)r->kernel), (unsigned long long)r->seed, (double)r->warmup_ns / 1e9,
 				       (double)r->duration_ns / 1e9);
+	if (r->run_length.on) {
+		const struct ss_run_length *x = &r->run_length;
+		if (x->warmup_auto)
+			g_string_append_printf(s, "run length: warmup by MSER-5 (truncation %.3f s over %u batches%s%s)",
+					       (double)x->mser_truncation_ns / 1e9, x->mser_batches,
+					       x->warmup_capped ? ", capped" : "", x->waited_nr_idle_scan ? ", waited for nr_idle_scan" : "");
+		else
+			g_string_append(s, "run length: fixed warmup");
+		if (x->precision > 0) {
+			g_string_append_printf(s, "; window until +-%g %% at 95 %%: %u batches of %.3f s, stopped by %s, ",
+					       100.0 * x->precision, x->batches, (double)x->batch_len_ns / 1e9, x->stopped);
+			if (x->paired && x->paired_index)
+				g_string_append_printf(s, "delta %+.2f %% +- %.2f", x->delta_pct, x->delta_half_width_pct);
+			else
+				g_string_append_printf(s, "mean %.6g +- %.6g (%.2f %%)", x->mean, x->half_width,
+						       x->mean != 0 ? 100.0 * x->half_width / fabs(x->mean) : NAN);
+		}
+		g_string_append_c(s, '\n');
+	}
 	g_string_append_printf(s, "sched features: %s\n", r->features);
 	for (char **w = r->warnings; w && *w; w++)
 		g_string_append_printf(s, "warning: %s\n", *w);

@@ -238,6 +238,12 @@ cJSON *ss_provenance_json(const struct ss_provenance *p, const struct ss_run_con
 	add_u64(o, "warmup_ns", cfg->warmup_ns);
 	add_u64(o, "duration_ns", cfg->duration_ns);
 	add_u64(o, "sample_interval_ns", cfg->sample_ns ? cfg->sample_ns : UINT64_C(100000000));
+	/* run length by statistics: only when asked for, so a fixed run's provenance is as before */
+	if (cfg->warmup_auto || cfg->precision > 0) {
+		cJSON_AddBoolToObject(o, "warmup_auto", cfg->warmup_auto);
+		cJSON_AddNumberToObject(o, "precision", cfg->precision);
+		add_u64(o, "batch_ns", cfg->batch_ns);
+	}
 	return o;
 }
 
@@ -447,6 +453,18 @@ static bool from_provenance(struct ss_rerun *rr, const cJSON *root, GError **err
 		return bad(err, w, "provenance.load_pct is not a load in percent");
 	load = (uint64_t)llround(x->valuedouble * 100.0);
 	rr->load_pct_x100 = (unsigned)load;
+	x = cJSON_GetObjectItemCaseSensitive(p, "warmup_auto");
+	if (x) {
+		const cJSON *pr = cJSON_GetObjectItemCaseSensitive(p, "precision");
+		if (!cJSON_IsBool(x))
+			return bad(err, w, "provenance.warmup_auto is not true or false");
+		if (!cJSON_IsNumber(pr) || pr->valuedouble < 0 || pr->valuedouble >= 1)
+			return bad(err, w, "provenance.precision is not a fraction in [0, 1)");
+		rr->warmup_auto = cJSON_IsTrue(x);
+		rr->precision = pr->valuedouble;
+		if (!get_u64(p, "batch_ns", UINT64_C(1000000) * 1000000000u, &rr->batch_ns, w, err))
+			return false;
+	}
 	return get_u64(p, "seed", SS_SEED_MAX, &rr->seed, w, err) &&
 	       get_u64(p, "warmup_ns", UINT64_C(1000000) * 1000000000u, &rr->warmup_ns, w, err) &&
 	       get_u64(p, "duration_ns", UINT64_C(1000000) * 1000000000u, &rr->duration_ns, w, err) &&

@@ -487,6 +487,12 @@ struct ss_sim {
 	bool timed_from_begin;         /* metric `from: begin`: the first transaction begin starts the measurement */
 	struct ss_results *res;
 	struct ss_event ev_sample, ev_warmup, ev_stop, ev_jiffy;
+	/* the run-length observer (runlen.c; ss_run_open with a batch interval): an observer, changes nothing */
+	struct ss_event ev_batch;
+	bool obs_on;
+	uint64_t obs_txn, obs_mem;     /* since t = 0: transactions ended, memory traffic bytes */
+	struct ss_lat_hist *obs_lat;   /* since t = 0: the metric roles' wakeup latencies (percentile metrics), else NULL */
+	const struct ss_run_config *cfg;   /* borrowed: the run's configuration */
 	uint64_t *ticking;             /* CPUs whose tick runs (busy CPUs) */
 	uint64_t end_time;
 	unsigned sample_idx, max_samples;
@@ -752,6 +758,39 @@ uint64_t ss_msecs_to_jiffies(const struct ss_sim *sim, uint64_t ms);
  * NULL + *err as ss_simulate(). Free with ss_sim_destroy().
  */
 struct ss_sim *ss_sim_create(const struct ss_run_config *cfg, GError **err);
+
+/*
+ * A run stepped by a driver (lib/runlen.c). ss_run_open() with ctl NULL is
+ * ss_simulate()'s fixed run. With ctl: an observer pauses the run every
+ * batch_ns from first_ns (ss_run_step() returns true there, every event
+ * before that instant handled); warmup/stop: the driver ends the warmup
+ * (ss_run_begin_window) and the window (ss_run_end_window) at a pause,
+ * exactly as a fixed --warmup/--duration ending at that instant would.
+ */
+struct ss_run;
+struct ss_run_ctl {
+	uint64_t batch_ns, first_ns;
+	bool warmup, stop;
+};
+/* What the observer sees at a pause: counts from t = 0. */
+struct ss_run_obs {
+	uint64_t now_ns, transactions, mem_traffic_bytes, bytes_per_txn, events;
+	unsigned measure, percentile_x10;
+	const struct ss_lat_hist *metric_latency;   /* percentile metrics: the metric roles' wakeups from t = 0 */
+	bool nr_idle_scan_pending;                   /* SIS_UTIL: some LLC's nr_idle_scan not yet written */
+};
+struct ss_run *ss_run_open(const struct ss_run_config *cfg, const struct ss_run_ctl *ctl, GError **err);
+bool ss_run_step(struct ss_run *run);
+uint64_t ss_run_now(const struct ss_run *run);
+void ss_run_observe(const struct ss_run *run, struct ss_run_obs *o);
+void ss_run_begin_window(struct ss_run *run);
+void ss_run_end_window(struct ss_run *run);
+void ss_run_end_window_at(struct ss_run *run, uint64_t t);
+/* Append a warning (takes msg, a g_malloc'd string) to r->warnings. */
+void ss_results_warn(struct ss_results *r, char *msg);
+/* Run to the stop, then the results (NULL + *err on a fatal error); frees run either way. */
+struct ss_results *ss_run_close(struct ss_run *run, GError **err);
+void ss_run_free(struct ss_run *run);
 void ss_sim_destroy(struct ss_sim *sim);
 
 /* core.c: costs (docs/model.md "Costs") */

@@ -80,6 +80,9 @@ struct ss_rerun {
 	unsigned kernel;             /* enum ss_kernel: provenance.kernel_model (--kernel) */
 	unsigned load_pct_x100;
 	uint64_t seed, warmup_ns, duration_ns, sample_ns;
+	bool warmup_auto;            /* --warmup auto (warmup_ns its cap) */
+	double precision;            /* --precision, 0 = none (duration_ns its cap otherwise) */
+	uint64_t batch_ns;           /* --batch, 0 = the default */
 	/* provenance.params: every model parameter in force for the result
 	 * ("SECTION.KEY" and its value); NULL when the result has none */
 	char **param_keys;           /* NULL-terminated */

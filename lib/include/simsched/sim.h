@@ -31,6 +31,18 @@ struct ss_run_config {
 	uint64_t duration_ns;             /* measured window */
 	uint64_t warmup_ns;               /* simulated before the window; statistics reset at its end */
 	uint64_t sample_ns;               /* interval of the time series (nr_idle_scan, util); 0 = 100 ms */
+	/**
+	 * Run length by statistics (simsched/runlen.h). warmup_auto: the warmup
+	 * ends where MSER-5 finds the workload's figure steady (and, under
+	 * SIS_UTIL, every LLC's nr_idle_scan written); warmup_ns is then its cap.
+	 * precision > 0: the window runs until the 95 % batch-means interval of
+	 * the figure is within ±precision × its mean (0.01 = ±1 %), duration_ns
+	 * is then its cap. batch_ns: their observation interval (0 = 1 ms). All
+	 * 0: a fixed warmup_ns and duration_ns, as before these existed.
+	 */
+	bool warmup_auto;
+	double precision;
+	uint64_t batch_ns;
 	const char *nodes;                /* NUMA node list like numactl -N ("0-1"), NULL = all */
 	/**
 	 * Optional: called for every action a task's program takes, at the

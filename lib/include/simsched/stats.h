@@ -322,6 +322,30 @@ struct ss_results {
 		struct ss_log2_hist kthread_latency;   /* wakeup to running, ns */
 		uint64_t kthread_items;      /* work items queued (cost.kthread_ns of work each; several per activation) */
 	} background;
+	/**
+	 * How the run's length was chosen (simsched/runlen.h, docs/output.md
+	 * "Run length"): all 0 for a fixed --warmup and --duration.
+	 */
+	struct ss_run_length {
+		bool on;                     /* --warmup auto or --precision: the rest is set */
+		bool warmup_auto;            /* the warmup's end was chosen by MSER-5 */
+		uint64_t warmup_max_ns;      /* its cap */
+		uint64_t mser_truncation_ns; /* MSER-5's truncation point (ns from t = 0) at the decision */
+		unsigned mser_batches;       /* MSER-5 batches (5 observations each) it was computed on */
+		bool warmup_capped;          /* no truncation point in the first half by the cap: the window began there */
+		bool waited_nr_idle_scan;    /* the window waited for every LLC's nr_idle_scan (SIS_UTIL) */
+		double precision;            /* target: relative 95 % half-width (0.01 = ±1 %); 0 = a fixed --duration */
+		uint64_t max_duration_ns;    /* with precision: the window's cap */
+		uint64_t batch_ns;           /* the observation interval */
+		unsigned batches;            /* batches of the window */
+		uint64_t batch_len_ns;       /* the length of each */
+		double mean, half_width;     /* batch means of the workload's figure (its unit) and the 95 % half-width */
+		double von_neumann_z;        /* the batch means' von Neumann statistic C / sd (> 1.2816: correlated, at 10 %) */
+		const char *stopped;         /* static: "precision", "cap" or "duration" (a fixed --duration) */
+		bool paired;                 /* the length was chosen on the paired Δ against a baseline run */
+		unsigned paired_index;       /* this run's index in the group (0 = the baseline) */
+		double delta_pct, delta_half_width_pct;   /* Δ % of the figure against the baseline, its 95 % half-width */
+	} run_length;
 };
 
 void ss_results_free(struct ss_results *r);

@@ -1,0 +1,543 @@
+/*
+ * Run length chosen by statistics (simsched/runlen.h): MSER-5 for the end of
+ * the warmup, batch means for the length of the window, for one run or for
+ * runs side by side on their paired Δ. The runs are stepped by the observer
+ * of core.c (ss_run_step): it pauses a run every observation interval
+ * without moving any event, and the window is begun and ended at a pause
+ * exactly as a fixed --warmup and --duration of that length would do, so
+ * the figures are those of such a fixed run.
+ */
+#include "ss_sched.h"
+#include "simsched/runlen.h"
+#include "simsched/error.h"
+
+#include <math.h>
+#include <string.h>
+
+unsigned ss_mser(const double *z, unsigned n, double *stat)
+{
+	double mean = 0, s1 = 0, s2 = 0, best = INFINITY;
+	unsigned bd = 0;
+
+	if (n < 2) {
+		if (stat)
+			*stat = 0;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++)
+		mean += z[i];
+	mean /= n;
+	/* suffix sums of the centred series, from the end: m = n − d values */
+	for (unsigned d = n; d-- > 0;) {
+		double x = z[d] - mean;
+		unsigned m = n - d;
+
+		s1 += x;
+		s2 += x * x;
+		if (m < 2)
+			continue;
+		double ss = s2 - s1 * s1 / m;
+		double v = (ss > 0 ? ss : 0) / ((double)m * m);
+		if (v <= best) {   /* <=: of equal values the lowest d, as d falls */
+			best = v;
+			bd = d;
+		}
+	}
+	if (stat)
+		*stat = best;
+	return bd;
+}
+
+unsigned ss_mser5(const double *y, unsigned n, unsigned *nr_batches)
+{
+	unsigned nb = n / 5;
+	double *z = g_new(double, nb ? nb : 1);
+
+	for (unsigned i = 0; i < nb; i++)
+		z[i] = (y[5 * i] + y[5 * i + 1] + y[5 * i + 2] + y[5 * i + 3] + y[5 * i + 4]) / 5;
+	unsigned d = ss_mser(z, nb, NULL);
+	g_free(z);
+	if (nr_batches)
+		*nr_batches = nb;
+	return 5 * d;
+}
+
+double ss_t975(unsigned df)
+{
+	/* Student's t, 0.975 quantile, df 1..40 (any table of t critical values,
+	 * e.g. the NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2) */
+	static const double t[41] = {
+		NAN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+		2.040, 2.037, 2.035, 2.032, 2.030, 2.028, 2.026, 2.024, 2.023, 2.021,
+	};
+	if (df == 0)
+		return NAN;
+	if (df <= 40)
+		return t[df];
+	/* Cornish-Fisher: z + (z³ + z) / (4 df), z = 1.95996 (within 0.001 above 40) */
+	return 1.959964 + (1.959964 * 1.959964 * 1.959964 + 1.959964) / (4.0 * df);
+}
+
+bool ss_batch_means(const double *x, unsigned k, double *mean, double *half_width, double *vn_z)
+{
+	double m = 0, ss = 0, sd2 = 0;
+
+	if (k < 2)
+		return false;
+	for (unsigned j = 0; j < k; j++)
+		m += x[j];
+	m /= k;
+	for (unsigned j = 0; j < k; j++)
+		ss += (x[j] - m) * (x[j] - m);
+	for (unsigned j = 0; j + 1 < k; j++)
+		sd2 += (x[j + 1] - x[j]) * (x[j + 1] - x[j]);
+	*mean = m;
+	*half_width = ss_t975(k - 1) * sqrt(ss / (k - 1) / k);
+	if (vn_z) {
+		/* von Neumann: C = 1 − Σ(Δx)² / (2 Σ(x − x̄)²), var C = (k − 2) / (k² − 1) under independence */
+		double c = ss > 0 ? 1.0 - sd2 / (2.0 * ss) : 0.0;
+		*vn_z = k > 2 ? c / sqrt((double)(k - 2) / ((double)k * k - 1.0)) : 0.0;
+	}
+	return true;
+}
+
+/* ---- the controller ---- */
+
+struct rl_side {
+	struct ss_run *run;
+	struct ss_run_obs o;            /* the observation at the last pause */
+	GArray *mser;                   /* double: the figure of each MSER-5 batch from t = 0 */
+	uint64_t mser_c0;               /* the count at the current MSER batch's start */
+	struct ss_lat_hist *mser_h0;    /* percentile metrics: the histogram there */
+	bool steady;                    /* MSER-5 put the truncation in the first half */
+	unsigned mser_d, mser_n;        /* its d* and n at the last evaluation */
+	uint64_t cum[SS_RL_MAX_BATCHES + 1];       /* counts at the window's batch boundaries */
+	struct ss_lat_hist *snap;                  /* percentile: SS_RL_MAX_BATCHES + 1 histograms there */
+	double val[SS_RL_MAX_BATCHES];
+	double mean, hw, vn;
+	double delta, delta_hw;         /* against side 0, % */
+};
+
+struct rl {
+	const struct ss_run_config *cfgs;
+	unsigned n;
+	struct rl_side *s;
+	double precision;               /* 0: a fixed duration after the warmup */
+	bool paired, warmup_auto;
+	uint64_t batch_ns, warmup_cap, duration;
+	unsigned measure, pct_x10;
+	uint64_t bpt;
+	struct ss_lat_hist tmp;
+	/* progress */
+	unsigned nobs;                  /* observations since t = 0 */
+	bool in_window, capped, waited_scan;
+	uint64_t win_start;
+	unsigned nobs_w, k, b;          /* window: observations, complete batches, observations per batch */
+	const char *stopped;
+};
+
+static uint64_t obs_count(const struct rl *rl, const struct ss_run_obs *o)
+{
+	return rl->measure == SS_MEASURE_MEM_BW ? o->mem_traffic_bytes : o->transactions;
+}
+
+/* The workload's figure over an interval of len ns: a count c, or for a percentile metric the histogram b − a. */
+static double figure(struct rl *rl, uint64_t c, const struct ss_lat_hist *a, const struct ss_lat_hist *b, uint64_t len)
+{
+	double per_s = 1e9 / (double)len;
+
+	switch ((enum ss_wl_measure)rl->measure) {
+	case SS_MEASURE_TXN_RATE:
+		return (double)c * per_s;
+	case SS_MEASURE_TXN_BYTES:
+		return (double)c * (double)rl->bpt / 1e6 * per_s;
+	case SS_MEASURE_MEM_BW:
+		return (double)c / 1e6 * per_s;
+	case SS_MEASURE_WAKEUP_PCT:
+		/* the interval's own percentile, at the histogram's resolution */
+		rl->tmp.n = b->n - a->n;
+		if (!rl->tmp.n)
+			return NAN;
+		for (unsigned i = 0; i < SS_LAT_BUCKETS; i++)
+			rl->tmp.count[i] = b->count[i] - a->count[i];
+		rl->tmp.max = UINT64_MAX;
+		return (double)ss_lat_hist_quantile(&rl->tmp, (double)rl->pct_x10 / 1000.0) / 1000.0;
+	case SS_MEASURE_FINISH:
+		break;
+	}
+	return NAN;
+}
+
+/* An MSER-5 batch ended at this pause: its figure, and whether the side looks steady now. */
+static void mser_batch(struct rl *rl, struct rl_side *sd)
+{
+	uint64_t c = obs_count(rl, &sd->o);
+	double v = figure(rl, c - sd->mser_c0, sd->mser_h0, sd->o.metric_latency, 5 * rl->batch_ns);
+	unsigned n;
+
+	g_array_append_val(sd->mser, v);
+	sd->mser_c0 = c;
+	if (sd->mser_h0)
+		*sd->mser_h0 = *sd->o.metric_latency;
+	n = sd->mser->len;
+	if (n < SS_RL_MSER_MIN || !isfinite(v))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (!isfinite(g_array_index(sd->mser, double, i)))
+			return;   /* an interval without a figure (no wakeups): not yet */
+	sd->mser_d = ss_mser((const double *)(void *)sd->mser->data, n, NULL);
+	sd->mser_n = n;
+	sd->steady = 2 * sd->mser_d <= n;
+}
+
+static void boundary(struct rl *rl, struct rl_side *sd, unsigned j)
+{
+	sd->cum[j] = obs_count(rl, &sd->o);
+	if (sd->snap)
+		sd->snap[j] = *sd->o.metric_latency;
+}
+
+static void begin_window(struct rl *rl)
+{
+	rl->in_window = true;
+	rl->win_start = rl->s[0].o.now_ns;
+	rl->nobs_w = rl->k = 0;
+	rl->b = 1;
+	for (unsigned i = 0; i < rl->n; i++) {
+		ss_run_begin_window(rl->s[i].run);
+		boundary(rl, &rl->s[i], 0);
+		if (!rl->precision)
+			ss_run_end_window_at(rl->s[i].run, rl->win_start + rl->duration);
+	}
+}
+
+/* The k batches' figures of every side, their means and intervals, and the Δs against side 0; whether all are within target. */
+static bool evaluate(struct rl *rl)
+{
+	uint64_t len = (uint64_t)rl->b * rl->batch_ns;
+	bool ok = true;
+
+	for (unsigned i = 0; i < rl->n; i++) {
+		struct rl_side *sd = &rl->s[i];
+
+		for (unsigned j = 0; j < rl->k; j++) {
+			sd->val[j] = figure(rl, sd->cum[j + 1] - sd->cum[j], sd->snap ? &sd->snap[j] : NULL,
+					    sd->snap ? &sd->snap[j + 1] : NULL, len);
+			if (!isfinite(sd->val[j]))
+				ok = false;
+		}
+		if (!ok)
+			continue;
+		ss_batch_means(sd->val, rl->k, &sd->mean, &sd->hw, &sd->vn);
+		if (!rl->paired && (!(sd->mean != 0) || sd->hw > rl->precision * fabs(sd->mean) || sd->vn > SS_RL_VN_CRIT))
+			ok = false;
+	}
+	if (!ok || !rl->paired)
+		return ok;
+	for (unsigned i = 1; i < rl->n; i++) {
+		struct rl_side *a = &rl->s[0], *bs = &rl->s[i];
+		double d[SS_RL_MAX_BATCHES], r, dm, dhw, dvn;
+
+		if (!(a->mean != 0))
+			return false;
+		/* the ratio estimator: R = ȳ_B / ȳ_A, d_j = y_B,j − R y_A,j, half-width t s_d / (√k ȳ_A) */
+		r = bs->mean / a->mean;
+		for (unsigned j = 0; j < rl->k; j++)
+			d[j] = bs->val[j] - r * a->val[j];
+		ss_batch_means(d, rl->k, &dm, &dhw, &dvn);
+		bs->delta = 100.0 * (r - 1.0);
+		bs->delta_hw = 100.0 * dhw / fabs(a->mean);
+		if (bs->delta_hw > 100.0 * rl->precision || dvn > SS_RL_VN_CRIT)
+			ok = false;
+	}
+	return ok;
+}
+
+/* A window batch boundary at this pause: record it; merge 40 into 20; true when the window should end here. */
+static bool window_batch(struct rl *rl)
+{
+	for (unsigned i = 0; i < rl->n; i++)
+		boundary(rl, &rl->s[i], rl->k + 1);
+	rl->k++;
+	if (rl->k == SS_RL_MAX_BATCHES) {
+		for (unsigned i = 0; i < rl->n; i++) {
+			struct rl_side *sd = &rl->s[i];
+
+			for (unsigned j = 0; j <= SS_RL_MAX_BATCHES / 2; j++) {
+				sd->cum[j] = sd->cum[2 * j];
+				if (sd->snap)
+					sd->snap[j] = sd->snap[2 * j];
+			}
+		}
+		rl->k = SS_RL_MAX_BATCHES / 2;
+		rl->b *= 2;
+	}
+	if (rl->k < SS_RL_MIN_BATCHES)
+		return false;
+	if (evaluate(rl)) {
+		rl->stopped = "precision";
+		return true;
+	}
+	if (rl->s[0].o.now_ns - rl->win_start >= rl->duration) {
+		rl->stopped = "cap";
+		return true;
+	}
+	return false;
+}
+
+static void fill_info(const struct rl *rl, unsigned i, struct ss_results *r)
+{
+	const struct rl_side *sd = &rl->s[i];
+	struct ss_run_length *x = &r->run_length;
+
+	x->on = true;
+	x->warmup_auto = rl->warmup_auto;
+	x->warmup_max_ns = rl->warmup_auto ? rl->warmup_cap : 0;
+	x->mser_truncation_ns = rl->warmup_auto ? (uint64_t)sd->mser_d * 5 * rl->batch_ns : 0;
+	x->mser_batches = rl->warmup_auto ? sd->mser_n : 0;
+	x->warmup_capped = rl->capped;
+	x->waited_nr_idle_scan = rl->waited_scan;
+	x->precision = rl->precision;
+	x->max_duration_ns = rl->precision ? rl->duration : 0;
+	x->batch_ns = rl->batch_ns;
+	x->stopped = rl->stopped;
+	if (rl->precision) {
+		x->batches = rl->k;
+		x->batch_len_ns = (uint64_t)rl->b * rl->batch_ns;
+		x->mean = sd->mean;
+		x->half_width = sd->hw;
+		x->von_neumann_z = sd->vn;
+	}
+	x->paired = rl->paired;
+	x->paired_index = i;
+	if (rl->paired && i) {
+		x->delta_pct = sd->delta;
+		x->delta_half_width_pct = sd->delta_hw;
+	}
+	if (rl->precision && !strcmp(rl->stopped, "cap")) {
+		g_autofree char *what = rl->paired
+			? g_strdup_printf("the paired delta's 95 %% interval is still wider than +-%g %%", 100.0 * rl->precision)
+			: g_strdup_printf("the 95 %% interval of the figure is still wider than +-%g %% of its mean", 100.0 * rl->precision);
+		ss_results_warn(r, g_strdup_printf("--precision: %s at the cap of %.3f s (%u batches of %.3f s; raise --duration, "
+						 "or ask for less)", what, (double)rl->duration / 1e9, rl->k,
+						 (double)x->batch_len_ns / 1e9));
+	}
+	if (rl->capped)
+		ss_results_warn(r, g_strdup_printf("--warmup auto: %s by its cap of %.3f s: the window starts there",
+						 rl->waited_scan ? "an LLC's nr_idle_scan was still unwritten"
+								 : "MSER-5 found no steady state (its truncation point stayed in the second half)",
+						 (double)rl->warmup_cap / 1e9));
+}
+
+static bool run_group(const struct ss_run_config *cfgs, unsigned n, double precision, bool paired,
+		      struct ss_results **res, GError **err)
+{
+	struct rl rl = { .cfgs = cfgs, .n = n, .precision = precision, .paired = paired };
+	struct ss_run_ctl ctl;
+	bool ok = false;
+
+	memset(res, 0, n * sizeof *res);
+	rl.warmup_auto = cfgs[0].warmup_auto;
+	rl.batch_ns = cfgs[0].batch_ns ? cfgs[0].batch_ns : SS_RL_BATCH_NS_DEFAULT;
+	rl.warmup_cap = cfgs[0].warmup_ns;
+	rl.duration = cfgs[0].duration_ns;
+	rl.measure = ss_workload_metric(cfgs[0].wl)->measure;
+	if (rl.measure == SS_MEASURE_FINISH) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "workload %s: its figure is a finish time, one number per run: --warmup auto and --precision do not "
+			    "apply (use seeds for its spread)", ss_workload_name(cfgs[0].wl));
+		return false;
+	}
+	if (rl.batch_ns > cfgs[0].duration_ns) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "the observation interval (%.6f s) is longer than --duration",
+			    (double)rl.batch_ns / 1e9);
+		return false;
+	}
+	rl.pct_x10 = ss_workload_metric(cfgs[0].wl)->percentile_x10;
+	rl.bpt = ss_workload_metric(cfgs[0].wl)->bytes_per_txn;
+	ctl = (struct ss_run_ctl){ .batch_ns = rl.batch_ns, .warmup = rl.warmup_auto, .stop = true,
+				   .first_ns = rl.warmup_auto ? rl.batch_ns : cfgs[0].warmup_ns };
+	rl.s = g_new0(struct rl_side, n);
+	for (unsigned i = 0; i < n; i++) {
+		struct rl_side *sd = &rl.s[i];
+
+		if (!(sd->run = ss_run_open(&cfgs[i], &ctl, err)))
+			goto out;
+		sd->mser = g_array_new(FALSE, FALSE, sizeof(double));
+		if (rl.measure == SS_MEASURE_WAKEUP_PCT) {
+			sd->mser_h0 = g_new0(struct ss_lat_hist, 1);
+			sd->snap = g_new0(struct ss_lat_hist, SS_RL_MAX_BATCHES + 1);
+		}
+	}
+	for (;;) {
+		bool all = true;
+
+		for (unsigned i = 0; i < n; i++)
+			if (!ss_run_step(rl.s[i].run))
+				all = false;
+		if (!all)
+			break;   /* the stop of a fixed window, or a fatal error: ss_run_close tells */
+		for (unsigned i = 0; i < n; i++)
+			ss_run_observe(rl.s[i].run, &rl.s[i].o);
+		if (!rl.in_window) {
+			if (!rl.warmup_auto) {   /* the first pause is the fixed warmup's end */
+				begin_window(&rl);
+				continue;
+			}
+			if (++rl.nobs % 5)
+				continue;
+			bool steady = true, scan = false;
+			for (unsigned i = 0; i < n; i++) {
+				mser_batch(&rl, &rl.s[i]);
+				steady &= rl.s[i].steady;
+				scan |= rl.s[i].o.nr_idle_scan_pending;
+			}
+			if (steady && scan)
+				rl.waited_scan = true;
+			if (steady && !scan) {
+				begin_window(&rl);
+			} else if (rl.s[0].o.now_ns >= rl.warmup_cap) {
+				rl.capped = true;
+				rl.waited_scan = steady && scan;
+				begin_window(&rl);
+			}
+			continue;
+		}
+		if (!rl.precision)
+			continue;   /* to the stop at the window's fixed end */
+		if (++rl.nobs_w % rl.b)
+			continue;
+		if (window_batch(&rl)) {
+			for (unsigned i = 0; i < n; i++)
+				ss_run_end_window(rl.s[i].run);
+			break;
+		}
+	}
+	if (!rl.stopped)
+		rl.stopped = "duration";
+	for (unsigned i = 0; i < n; i++)
+		ss_run_end_window(rl.s[i].run);   /* a run left paused (another's fatal error) ends now */
+	ok = true;
+	for (unsigned i = 0; i < n; i++) {
+		GError *e = NULL;
+
+		res[i] = ss_run_close(rl.s[i].run, &e);
+		rl.s[i].run = NULL;
+		if (!res[i]) {
+			if (ok) {
+				if (n > 1)
+					g_prefix_error(&e, "%s: ", cfgs[i].policy ? cfgs[i].policy : "the default policy");
+				g_propagate_error(err, e);
+			} else {
+				g_clear_error(&e);
+			}
+			ok = false;
+		}
+	}
+	if (ok) {
+		for (unsigned i = 0; i < n; i++)
+			fill_info(&rl, i, res[i]);
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			ss_results_free(res[i]);
+			res[i] = NULL;
+		}
+	}
+out:
+	for (unsigned i = 0; i < n; i++) {
+		ss_run_free(rl.s[i].run);
+		if (rl.s[i].mser)
+			g_array_free(rl.s[i].mser, TRUE);
+		g_free(rl.s[i].mser_h0);
+		g_free(rl.s[i].snap);
+	}
+	g_free(rl.s);
+	return ok;
+}
+
+struct ss_results *ss_runlen_simulate(const struct ss_run_config *cfg, GError **err)
+{
+	struct ss_results *r = NULL;
+
+	struct ss_run *run;
+
+	if (!cfg->topo || !cfg->wl || !cfg->duration_ns)   /* ss_run_open's usage errors */
+		return (run = ss_run_open(cfg, NULL, err)) ? ss_run_close(run, err) : NULL;
+	if (!run_group(cfg, 1, cfg->precision, false, &r, err))
+		return NULL;
+	return r;
+}
+
+bool ss_simulate_paired(const struct ss_run_config *cfgs, unsigned n, double precision, struct ss_results **res,
+			GError **err)
+{
+	if (n < 2 || !(precision > 0)) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a paired run needs two runs or more and a precision above 0");
+		return false;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (!cfgs[i].topo || !cfgs[i].wl || !cfgs[i].duration_ns) {
+			g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "a run needs a topology, a workload and a --duration above 0");
+			return false;
+		}
+	return run_group(cfgs, n, precision, true, res, err);
+}
+
+bool ss_parse_precision(const char *s, double *precision)
+{
+	size_t n = s ? strlen(s) : 0;
+	uint64_t v, scale = 1;
+	const char *p = s;
+	bool pct = n && s[n - 1] == '%';
+	uint64_t whole = 0, frac = 0;
+	unsigned nd = 0;
+
+	if (!n || n > 12)
+		return false;
+	/* DIGITS[.DIGITS][%]: exact decimal, no sign or exponent */
+	while (g_ascii_isdigit(*p))
+		whole = whole * 10 + (uint64_t)(*p++ - '0');
+	if (p == s)
+		return false;
+	if (*p == '.') {
+		p++;
+		while (g_ascii_isdigit(*p) && nd < 6) {
+			frac = frac * 10 + (uint64_t)(*p++ - '0');
+			scale *= 10;
+			nd++;
+		}
+		if (!nd)
+			return false;
+	}
+	if (pct ? (p != s + n - 1) : (*p != '\0'))
+		return false;
+	v = whole * scale + frac;
+	*precision = (double)v / (double)scale / (pct ? 100.0 : 1.0);
+	return *precision > 0 && *precision < 1;
+}
+
+bool ss_parse_warmup(const char *s, bool *warmup_auto, uint64_t *ns)
+{
+	if (!s)
+		return false;
+	if (!strcmp(s, "auto")) {
+		*warmup_auto = true;
+		*ns = SS_RL_WARMUP_MAX_DEFAULT;
+		return true;
+	}
+	if (!strncmp(s, "auto:", 5)) {
+		size_t n = strlen(s + 5);
+		*warmup_auto = true;
+		return n && g_ascii_isalpha(s[4 + n]) && ss_parse_duration(s + 5, ns) && *ns > 0 &&
+		       *ns <= UINT64_C(1000000) * 1000000000u;
+	}
+	*warmup_auto = false;
+	{
+		size_t n = strlen(s);
+		if (!(n && (g_ascii_isalpha(s[n - 1]) || !strcmp(s, "0"))))
+			return false;
+	}
+	return ss_parse_duration(s, ns) && *ns <= UINT64_C(1000000) * 1000000000u;
+}
