@@ -708,7 +708,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	g_autofree char *topo_path = NULL, *wl_path = NULL, *policies = NULL, *features = NULL, *load = NULL;
 	g_autofree char *duration = NULL, *warmup = NULL, *nodes = NULL, *format = NULL, *metric = NULL, *out = NULL;
-	g_autofree char *seed_s = NULL, *kernel_s = NULL, *kernels_s = NULL;
+	g_autofree char *seed_s = NULL, *kernel_s = NULL, *kernels_s = NULL, *precision = NULL, *batch = NULL;
 	gchar **sets = NULL, **plugins = NULL;
 	gint seeds = 3, jobs = 0;
 	gboolean quiet = FALSE;
@@ -722,8 +722,10 @@ static int cmd_compare(int argc, char **argv)
 		{ "load", 'l', 0, G_OPTION_ARG_STRING, &load, "loads: a list 25%,100% or a range 25%..200%/25% (default); each a percentage or a fraction <= 1", "LOADS" },
 		{ "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "seeds per point, 1..1000 (default 3)", "N" },
 		{ "seed", 's', 0, G_OPTION_ARG_STRING, &seed_s, "first seed, 0..2^53-1 (default 1)", "N" },
-		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s)", "TIME" },
-		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s)", "TIME" },
+		{ "duration", 'd', 0, G_OPTION_ARG_STRING, &duration, "measured simulated time per run (default 2s); with --precision the longest a window may run (default 60s)", "TIME" },
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "simulated warmup per run (default 1s); auto[:CAP]: MSER-5 (with --precision: the latest of the columns')", "TIME|auto" },
+		{ "precision", 0, 0, G_OPTION_ARG_STRING, &precision, "run each (load, seed) until every column's paired delta against the first is within +-P at 95 % (e.g. 1%)", "P" },
+		{ "batch", 0, 0, G_OPTION_ARG_STRING, &batch, "observation interval of --warmup auto and --precision (default 1ms)", "TIME" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "worker threads (default: one per core)", "N" },
 		{ "metric", 'm', 0, G_OPTION_ARG_STRING, &metric, "figure to compare (default: the workload's own, e.g. throughput)", "NAME" },
 		{ "sched-features", 0, 0, G_OPTION_ARG_STRING, &features, "sched features over each policy's", "LIST" },
@@ -846,9 +848,18 @@ static int cmd_compare(int argc, char **argv)
 			seed, seeds, seed + (guint64)(seeds - 1), (guint64)SS_SEED_MAX);
 		goto out;
 	}
-	if (!parse_time_option(duration ? duration : "2s", &spec.base.duration_ns) || !spec.base.duration_ns ||
-	    !parse_time_option(warmup ? warmup : "1s", &spec.base.warmup_ns)) {
-		fprintf(stderr, "simsched: --duration/--warmup: expected a time with a unit (ns, us, ms, s) like 2s or 500ms\n");
+	if (precision && !ss_parse_precision(precision, &spec.base.precision)) {
+		fprintf(stderr, "simsched: --precision '%s': expected a half-width like 1%% or 0.01, above 0 and below 100%%\n", precision);
+		goto out;
+	}
+	if (!parse_time_option(duration ? duration : spec.base.precision > 0 ? "60s" : "2s", &spec.base.duration_ns) ||
+	    !spec.base.duration_ns || !ss_parse_warmup(warmup ? warmup : "1s", &spec.base.warmup_auto, &spec.base.warmup_ns)) {
+		fprintf(stderr, "simsched: --duration/--warmup: expected a time with a unit (ns, us, ms, s) like 2s or 500ms (--warmup also auto or auto:CAP)\n");
+		goto out;
+	}
+	if (batch && (!parse_time_option(batch, &spec.base.batch_ns) || spec.base.batch_ns < 1000 ||
+		      spec.base.batch_ns > spec.base.duration_ns || (!spec.base.warmup_auto && !(spec.base.precision > 0)))) {
+		fprintf(stderr, "simsched: --batch '%s': expected a time of at least 1us and at most --duration, with --warmup auto or --precision\n", batch);
 		goto out;
 	}
 	if (out) {

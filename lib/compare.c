@@ -5,6 +5,7 @@
  * positive is better; asterisks for significant differences).
  */
 #include "simsched/compare.h"
+#include "simsched/runlen.h"
 #include "simsched/error.h"
 #include "ss_sched.h"
 
@@ -441,34 +442,103 @@ struct job_ctx {
 	const struct ss_compare_spec *spec;
 	const char *const *col_policy;      /* per column: the policy run (spec->policies are the labels) */
 	const enum ss_kernel *col_kernel;   /* per column: the kernel run */
-	struct ss_results **res;   /* [load][policy][seed] */
+	/*
+	 * Each point is reduced to what the table needs as it finishes (the
+	 * results themselves are freed at once), so memory does not grow with
+	 * the grid: [load][policy][seed].
+	 */
+	double *values;
+	double *delta, *delta_hw;  /* --precision, paired: the workload figure's Δ % and its half-width */
+	bool *capped;              /* --precision: the window reached its cap */
+	char **deadlock;           /* the point's deadlock warning, NULL = none */
+	char *metric_name, *metric_unit;   /* the workload's metric, from the first point */
+	bool higher_is_better;
 	GError **errs;
 	GMutex lock;
 	unsigned done, total;
+	bool paired;               /* base.precision with two columns or more: a job is a (load, seed) of every column */
 };
 
-static void run_point(gpointer data, gpointer user)
+static struct ss_run_config point_config(struct job_ctx *ctx, unsigned p, unsigned l, unsigned seed, GError **err)
 {
-	struct job_ctx *ctx = user;
-	unsigned idx = GPOINTER_TO_UINT(data) - 1;
 	const struct ss_compare_spec *s = ctx->spec;
-	unsigned seed = idx % s->nr_seeds, p = (idx / s->nr_seeds) % s->nr_policies, l = idx / (s->nr_seeds * s->nr_policies);
 	struct ss_run_config c = s->base;
+
 	c.policy = ctx->col_policy[p];
 	c.kernel = ctx->col_kernel[p];
 	c.load_pct_x100 = s->loads[l];
 	c.seed = s->base.seed + seed;
 	c.trace = NULL;
 	for (unsigned i = 0; i < s->nr_sets; i++)
-		if (!ss_params_set(&c.params, c.policy, s->sets[i], &ctx->errs[idx]))
+		if (!ss_params_set(&c.params, c.policy, s->sets[i], err))
 			break;
-	if (!ctx->errs[idx])
-		ctx->res[idx] = ss_simulate(&c, &ctx->errs[idx]);
+	return c;
+}
+
+/* A finished point into the table: its value, its deadlock; the results are freed. */
+static void point_done(struct job_ctx *ctx, unsigned idx, struct ss_results *r)
+{
+	const struct ss_compare_spec *s = ctx->spec;
+
+	ctx->values[idx] = ss_cmp_metric_value(s->metric, r);
+	ctx->delta[idx] = r->run_length.paired && r->run_length.paired_index ? r->run_length.delta_pct : NAN;
+	ctx->delta_hw[idx] = r->run_length.paired && r->run_length.paired_index ? r->run_length.delta_half_width_pct : NAN;
+	ctx->capped[idx] = r->run_length.stopped && !strcmp(r->run_length.stopped, "cap");
+	if (r->deadlocked)
+		ctx->deadlock[idx] = g_strdup(r->warnings && r->warnings[0] ? r->warnings[0] : "deadlock");
 	g_mutex_lock(&ctx->lock);
-	ctx->done++;
+	if (!ctx->metric_name) {
+		ctx->metric_name = g_strdup(r->metric_name);
+		ctx->metric_unit = g_strdup(r->metric_unit);
+		ctx->higher_is_better = r->higher_is_better != 0;
+	}
+	g_mutex_unlock(&ctx->lock);
+	ss_results_free(r);
+}
+
+static void job_done(struct job_ctx *ctx, unsigned n)
+{
+	const struct ss_compare_spec *s = ctx->spec;
+
+	g_mutex_lock(&ctx->lock);
+	ctx->done += n;
 	if (s->progress)
 		s->progress(s->progress_ctx, ctx->done, ctx->total);
 	g_mutex_unlock(&ctx->lock);
+}
+
+static void run_point(gpointer data, gpointer user)
+{
+	struct job_ctx *ctx = user;
+	unsigned idx = GPOINTER_TO_UINT(data) - 1;
+	const struct ss_compare_spec *s = ctx->spec;
+
+	if (ctx->paired) {
+		/* (load, seed): every column side by side, the run length on the paired Δ (runlen.h) */
+		unsigned seed = idx % s->nr_seeds, l = idx / s->nr_seeds, np = s->nr_policies;
+		g_autofree struct ss_run_config *cfgs = g_new0(struct ss_run_config, np);
+		g_autofree struct ss_results **res = g_new0(struct ss_results *, np);
+		unsigned first = (l * np) * s->nr_seeds + seed;
+		GError *e = NULL;
+
+		for (unsigned p = 0; p < np && !e; p++)
+			cfgs[p] = point_config(ctx, p, l, seed, &e);
+		if (!e && ss_simulate_paired(cfgs, np, s->base.precision, res, &e)) {
+			for (unsigned p = 0; p < np; p++)
+				point_done(ctx, (l * np + p) * s->nr_seeds + seed, res[p]);
+		}
+		ctx->errs[first] = e;
+		job_done(ctx, np);
+		return;
+	}
+	unsigned seed = idx % s->nr_seeds, p = (idx / s->nr_seeds) % s->nr_policies, l = idx / (s->nr_seeds * s->nr_policies);
+	struct ss_run_config c = point_config(ctx, p, l, seed, &ctx->errs[idx]);
+	if (!ctx->errs[idx]) {
+		struct ss_results *r = ss_simulate(&c, &ctx->errs[idx]);
+		if (r)
+			point_done(ctx, idx, r);
+	}
+	job_done(ctx, 1);
 }
 
 /*
@@ -546,58 +616,97 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GEr
 				g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "load %s is given twice (expected each load once)", ls);
 				return NULL;
 			}
-	ctx.res = g_new0(struct ss_results *, total);
+	ctx.values = g_new0(double, total);
+	ctx.delta = g_new0(double, total);
+	ctx.delta_hw = g_new0(double, total);
+	ctx.capped = g_new0(bool, total);
+	ctx.deadlock = g_new0(char *, total);
 	ctx.errs = g_new0(GError *, total);
+	ctx.paired = s->base.precision > 0 && s->nr_policies > 1;
 	g_mutex_init(&ctx.lock);
 	GThreadPool *pool = g_thread_pool_new(run_point, &ctx, (gint)jobs, TRUE, &perr);
 	if (!pool) {
 		g_propagate_error(err, perr);
 		goto out;
 	}
-	for (unsigned i = 0; i < total; i++)
+	/* jobs in (load, policy, seed) order, or (load, seed) groups of every policy when paired */
+	for (unsigned i = 0; i < (ctx.paired ? s->nr_loads * s->nr_seeds : total); i++)
 		g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);   /* wait for every point */
 
 	for (unsigned i = 0; i < total; i++) {
 		if (ctx.errs[i]) {
-			g_propagate_prefixed_error(err, ctx.errs[i], "%s at %.2f%%, seed %llu: ",
-						   s->policies[(i / s->nr_seeds) % s->nr_policies],
-						   s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
-						   (unsigned long long)(s->base.seed + i % s->nr_seeds));
+			if (ctx.paired)
+				g_propagate_prefixed_error(err, ctx.errs[i], "at %.2f%%, seed %llu: ",
+							   s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
+							   (unsigned long long)(s->base.seed + i % s->nr_seeds));
+			else
+				g_propagate_prefixed_error(err, ctx.errs[i], "%s at %.2f%%, seed %llu: ",
+							   s->policies[(i / s->nr_seeds) % s->nr_policies],
+							   s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
+							   (unsigned long long)(s->base.seed + i % s->nr_seeds));
 			ctx.errs[i] = NULL;
 			goto out;
 		}
 	}
 	r = ss_compare_result_new(s->metric, s->policies, s->nr_policies, s->loads, s->nr_loads, s->nr_seeds);
 	for (unsigned i = 0; i < total; i++) {
-		const struct ss_results *x = ctx.res[i];
-		if (!x->deadlocked)
+		if (!ctx.deadlock[i])
 			continue;
 		if (!r->nr_deadlocked++)
 			r->deadlock_first = g_strdup_printf("%s at %.2f%%, seed %llu: %s",
 							    s->policies[(i / s->nr_seeds) % s->nr_policies],
 							    s->loads[i / (s->nr_seeds * s->nr_policies)] / 100.0,
-							    (unsigned long long)(s->base.seed + i % s->nr_seeds),
-							    x->warnings && x->warnings[0] ? x->warnings[0] : "deadlock");
+							    (unsigned long long)(s->base.seed + i % s->nr_seeds), ctx.deadlock[i]);
 	}
 	if (s->metric == SS_CMP_WORKLOAD)
-		ss_compare_result_set_metric(r, ctx.res[0]->metric_name, ctx.res[0]->metric_unit,
-					     ctx.res[0]->higher_is_better != 0);
+		ss_compare_result_set_metric(r, ctx.metric_name, ctx.metric_unit, ctx.higher_is_better);
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
 			for (unsigned k = 0; k < s->nr_seeds; k++)
-				c->values[k] = ss_cmp_metric_value(s->metric, ctx.res[(l * s->nr_policies + p) * s->nr_seeds + k]);
+				c->values[k] = ctx.values[(l * s->nr_policies + p) * s->nr_seeds + k];
 		}
 	ss_compare_summarise(r);
+	r->precision = s->base.precision;
+	for (unsigned l = 0; l < s->nr_loads; l++)
+		for (unsigned p = 0; p < s->nr_policies; p++) {
+			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
+			bool sig = ctx.paired && p > 0 && !isnan(c->diff_pct);
+			int sign = 0;
+
+			c->delta_half_width_pct = NAN;
+			for (unsigned k = 0; k < s->nr_seeds; k++) {
+				unsigned i = (l * s->nr_policies + p) * s->nr_seeds + k;
+				double d = ctx.delta[i], hw = ctx.delta_hw[i];
+
+				c->nr_capped += ctx.capped[i];
+				if (!ctx.paired || p == 0)
+					continue;
+				if (!(c->delta_half_width_pct >= hw))
+					c->delta_half_width_pct = hw;
+				/* with --precision: significant when every seed's interval excludes 0, on one side */
+				if (!(fabs(d) > hw) || (sign && (d > 0 ? 1 : -1) != sign))
+					sig = false;
+				sign = d > 0 ? 1 : -1;
+			}
+			if (ctx.paired)
+				c->significant = sig;
+		}
 out:
+	g_free(ctx.delta);
+	g_free(ctx.delta_hw);
+	g_free(ctx.capped);
 	for (unsigned i = 0; i < total; i++) {
-		ss_results_free(ctx.res[i]);
+		g_free(ctx.deadlock[i]);
 		if (ctx.errs[i])
 			g_error_free(ctx.errs[i]);
 	}
-	g_free(ctx.res);
+	g_free(ctx.values);
+	g_free(ctx.deadlock);
 	g_free(ctx.errs);
+	g_free(ctx.metric_name);
+	g_free(ctx.metric_unit);
 	g_mutex_clear(&ctx.lock);
 	return r;
 }
@@ -741,24 +850,36 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				g_string_append(s, "---|");
 			g_string_append_c(s, '\n');
 		} else {
-			g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
-					       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds);
+			if (r->precision > 0 && r->nr_policies > 1)
+				g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; runs until each paired delta is within +-%g %% "
+						       "at 95 %% (Delta95: the widest half-width); * = significant (every seed's interval excludes 0)\n",
+						       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds, 100.0 * r->precision);
+			else
+				g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
+						       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds);
 			g_string_append_printf(s, "%-18s", "");
 			for (unsigned p = 0; p < r->nr_policies; p++)
 				g_string_append_printf(s, " %28s", r->policies[p]);
 			g_string_append_c(s, '\n');
 		}
-		for (int pass = 0; pass < 2; pass++) {
+		for (int pass = 0; pass < (r->precision > 0 && r->nr_policies > 1 ? 3 : 2); pass++) {
+			static const char *const rowname[3] = { NULL, "CoeffVar", "Delta95" };
 			for (unsigned l = 0; l < r->nr_loads; l++) {
 				load_label(lab, sizeof lab, r->loads[l]);
 				if (md)
-					g_string_append_printf(s, "| %s | %s |", pass ? "CoeffVar" : meanname, lab);
+					g_string_append_printf(s, "| %s | %s |", pass ? rowname[pass] : meanname, lab);
 				else
-					g_string_append_printf(s, "%-9s %-8s", pass ? "CoeffVar" : meanname, lab);
+					g_string_append_printf(s, "%-9s %-8s", pass ? rowname[pass] : meanname, lab);
 				for (unsigned p = 0; p < r->nr_policies; p++) {
 					const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
 					char cell[64];
-					if (c->nr_missing) {
+					if (pass == 2) {
+						/* the paired Δ's 95 % half-width, percentage points (the widest over the seeds) */
+						if (p == 0 || isnan(c->delta_half_width_pct))
+							snprintf(cell, sizeof cell, "-");
+						else
+							snprintf(cell, sizeof cell, "+-%.2f%s", c->delta_half_width_pct, c->nr_capped ? " (cap)" : "");
+					} else if (c->nr_missing) {
 						snprintf(cell, sizeof cell, "-");   /* no value: see the notes */
 					} else if (pass) {
 						double base_cov = r->cells[l * r->nr_policies].cov_pct;
@@ -844,6 +965,10 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				cJSON_AddItemToObject(e, "cov_pct", json_num(c->cov_pct, 1000.0));
 				if (c->nr_missing)
 					cJSON_AddNumberToObject(e, "missing_seeds", c->nr_missing);
+				if (r->precision > 0) {   /* --precision: the paired run length */
+					cJSON_AddItemToObject(e, "delta_half_width_pct", json_num(c->delta_half_width_pct, 1000.0));
+					cJSON_AddNumberToObject(e, "capped_seeds", c->nr_capped);
+				}
 				cJSON *v = cJSON_AddArrayToObject(e, "values");
 				for (unsigned k = 0; k < r->nr_seeds; k++)
 					cJSON_AddItemToArray(v, json_num(c->values[k], jr));

@@ -128,6 +128,11 @@ struct ss_cmp_cell {
 				 this cell or the baseline is missing, or the baseline's mean is 0 and this one's not */
 	bool significant;     /* paired t-test on per-seed differences, alpha 0.05, two-sided */
 	unsigned nr_missing;  /* seeds without a value */
+	/* --precision (paired): the widest 95 % half-width of the workload figure's Δ against the
+	 * baseline over the seeds, in percentage points (NAN for the baseline or without), and the
+	 * seeds whose window reached its cap first */
+	double delta_half_width_pct;
+	unsigned nr_capped;
 };
 
 struct ss_compare_result {
@@ -142,6 +147,7 @@ struct ss_compare_result {
 	 * and the first one's warning, prefixed by its point; 0 / NULL for tables built by hand */
 	unsigned nr_deadlocked;
 	char *deadlock_first;
+	double precision;     /* the run length's target (--precision; 0 = fixed durations) */
 };
 
 /**
