@@ -111,7 +111,8 @@ struct rl_side {
 	GArray *mser;                   /* double: the figure of each MSER-5 batch from t = 0 */
 	uint64_t mser_c0;               /* the count at the current MSER batch's start */
 	struct ss_lat_hist *mser_h0;    /* percentile metrics: the histogram there */
-	bool steady;                    /* MSER-5 put the truncation in the first half */
+	bool steady;                    /* MSER-5 put the truncation in the first half, SS_RL_MSER_HOLD times in a row */
+	unsigned hold;                  /* evaluations in a row with the truncation in the first half */
 	unsigned mser_d, mser_n;        /* its d* and n at the last evaluation */
 	uint64_t cum[SS_RL_MAX_BATCHES + 1];       /* counts at the window's batch boundaries */
 	struct ss_lat_hist *snap;                  /* percentile: SS_RL_MAX_BATCHES + 1 histograms there */
@@ -182,14 +183,27 @@ static void mser_batch(struct rl *rl, struct rl_side *sd)
 	if (sd->mser_h0)
 		*sd->mser_h0 = *sd->o.metric_latency;
 	n = sd->mser->len;
-	if (n < SS_RL_MSER_MIN || !isfinite(v))
+	if (n < SS_RL_MSER_MIN || !isfinite(v)) {
+		sd->hold = 0;
+		sd->steady = false;
 		return;
+	}
 	for (unsigned i = 0; i < n; i++)
-		if (!isfinite(g_array_index(sd->mser, double, i)))
+		if (!isfinite(g_array_index(sd->mser, double, i))) {
+			sd->hold = 0;
+			sd->steady = false;
 			return;   /* an interval without a figure (no wakeups): not yet */
+		}
 	sd->mser_d = ss_mser((const double *)(void *)sd->mser->data, n, NULL);
 	sd->mser_n = n;
-	sd->steady = 2 * sd->mser_d <= n;
+	/*
+	 * Steady: the truncation in the first half (White 1997's rule), at
+	 * SS_RL_MSER_HOLD evaluations in a row — a series that ends just after a
+	 * transient's end has its cut at 0 (the new level is too short to
+	 * outweigh the old one) until it has grown a few batches more.
+	 */
+	sd->hold = 2 * sd->mser_d <= n ? sd->hold + 1 : 0;
+	sd->steady = sd->hold >= SS_RL_MSER_HOLD;
 }
 
 static void boundary(struct rl *rl, struct rl_side *sd, unsigned j)

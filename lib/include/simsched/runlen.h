@@ -40,6 +40,8 @@
 #define SS_RL_MAX_BATCHES 40
 /** MSER-5 batches (of 5 observations) before a truncation point is accepted. */
 #define SS_RL_MSER_MIN 20
+/** Evaluations in a row (one per MSER-5 batch) with the truncation in the first half before the warmup ends. */
+#define SS_RL_MSER_HOLD 10
 /** The observation interval when ss_run_config.batch_ns is 0: 1 ms. */
 #define SS_RL_BATCH_NS_DEFAULT UINT64_C(1000000)
 /** --warmup auto's cap when none is given: 10 s. */
