@@ -51,8 +51,8 @@
 #
 # schedsim's figure is the whole process: it takes every job from the JSON
 # file and queues all their arrivals before it starts, a setup that grows a
-# little faster than the run (about 21 % of its CPU time at 1000 s, 28 % at
-# 3000 s). "of which its setup" is the same command with -d 1e-9 (read,
+# little faster than the run (a fifth of its CPU time at 1000 s, a quarter at
+# 3000 s). Figures: docs/benchmarks.md. "of which its setup" is the same command with -d 1e-9 (read,
 # queue, stop), and the ratio "without its setup" subtracts it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
