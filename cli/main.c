@@ -314,6 +314,28 @@ struct run_spec {
 	bool json_stdout, quiet;
 };
 
+/* run's progress on a terminal: simulated time, events per second, an estimate; at most twice a second */
+struct run_progress {
+	gint64 start, last;
+	bool shown;
+};
+
+static void run_progress(void *ctx, uint64_t now_ns, uint64_t end_ns, uint64_t events)
+{
+	struct run_progress *p = ctx;
+	gint64 t = g_get_monotonic_time();
+	double el;
+
+	if (t - p->last < 500000)
+		return;
+	p->last = t;
+	p->shown = true;
+	el = (double)(t - p->start) / 1e6;
+	fprintf(stderr, "\r  simulated %.3f of %.3f s, %.2f M events/s, ~%.0f s left   ", (double)now_ns / 1e9,
+		(double)end_ns / 1e9, (double)events / 1e6 / el, now_ns ? el * (double)(end_ns - now_ns) / (double)now_ns : 0.0);
+	fflush(stderr);
+}
+
 /* Load, simulate, render with provenance, write and print; the exit status. */
 static int execute_run(const struct run_spec *a)
 {
@@ -352,6 +374,12 @@ static int execute_run(const struct run_spec *a)
 	cfg.warmup_auto = a->warmup_auto;
 	cfg.precision = a->precision;
 	cfg.batch_ns = a->batch_ns;
+	struct run_progress prog = { .start = g_get_monotonic_time() };
+	prog.last = prog.start;
+	if (!a->quiet && isatty(STDERR_FILENO)) {   /* for a person watching; never in a pipe or a file */
+		cfg.progress = run_progress;
+		cfg.progress_ctx = &prog;
+	}
 	ss_params_defaults(&cfg.params, t);
 	for (char **s = sets; s && *s; s++) {
 		if (!ss_params_set(&cfg.params, cfg.policy, *s, &err)) {
@@ -375,7 +403,10 @@ static int execute_run(const struct run_spec *a)
 	if (rc)
 		goto out;
 	rc = 1;
-	if (!(r = ss_simulate(&cfg, &err))) {
+	r = ss_simulate(&cfg, &err);
+	if (prog.shown)
+		fprintf(stderr, "\r%70s\r", "");   /* clear the progress line */
+	if (!r) {
 		rc = fail_lib(err);
 		goto out;
 	}

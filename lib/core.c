@@ -3463,7 +3463,8 @@ bool ss_run_step(struct ss_run *run)
 		}
 		if (__builtin_expect(sim->ft != NULL, 0) && sim->now >= sim->ft_next)
 			ss_ft_window(sim, ev->cls == SS_EV_CONTROL);
-		sim->res->events++;
+		if (__builtin_expect(!(++sim->res->events & 0x3ffff), 0) && sim->cfg->progress)
+			sim->cfg->progress(sim->cfg->progress_ctx, sim->now, sim->end_time, sim->res->events);
 		switch (ev->cls) {
 		case SS_EV_ARRIVE:
 			ttwu_arrive(sim, &sim->tasks[ev->owner]);

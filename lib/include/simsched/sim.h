@@ -43,6 +43,15 @@ struct ss_run_config {
 	bool warmup_auto;
 	double precision;
 	uint64_t batch_ns;
+	/**
+	 * Optional: called every 2^18 events with the simulated time (ns), the
+	 * time the run ends at when fixed (warmup + duration; the caps with
+	 * warmup_auto/precision) and the events so far, from the thread that
+	 * runs it. For a person watching (simsched run on a terminal); it must
+	 * not call back into the library. Changes no result.
+	 */
+	void (*progress)(void *ctx, uint64_t now_ns, uint64_t end_ns, uint64_t events);
+	void *progress_ctx;
 	const char *nodes;                /* NUMA node list like numactl -N ("0-1"), NULL = all */
 	/**
 	 * Optional: called for every action a task's program takes, at the
