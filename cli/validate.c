@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "simsched/runlen.h"
 #include "simsched/error.h"
 #include "simsched/experiment.h"
 #include "simsched/sweep.h"
@@ -30,7 +31,7 @@ static bool is_exact(const struct ss_experiment *x)
 
 int ss_cli_validate(int argc, char **argv)
 {
-	g_autofree char *dir = NULL, *out = NULL, *shard = NULL, *format = NULL;
+	g_autofree char *dir = NULL, *out = NULL, *shard = NULL, *format = NULL, *precision = NULL, *warmup = NULL;
 	gint jobs = 0;
 	gboolean quick = FALSE, no_run = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
@@ -40,6 +41,8 @@ int ss_cli_validate(int argc, char **argv)
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "directory for the generated sweep specs and the result files (default: validate-out)", "DIR" },
 		{ "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "run only the points with index % N == K-1 of every grid", "K/N" },
 		{ "no-run", 0, 0, G_OPTION_ARG_NONE, &no_run, "run nothing: grade what the result files in --out hold (after shards)", NULL },
+		{ "precision", 0, 0, G_OPTION_ARG_STRING, &precision, "run each (load, seed) until every paired delta is within +-P at 95 % (at most the experiment's duration; docs/output.md \"Run length\")", "P" },
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &warmup, "auto: MSER-5 ends each warmup (at most the experiment's)", "auto" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text, markdown or json (default text)", "FORMAT" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress lines on stderr", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -68,6 +71,15 @@ int ss_cli_validate(int argc, char **argv)
 		return 2;
 	}
 	struct ss_validate_opts o = { .jobs = (unsigned)jobs, .quick = quick, .no_run = no_run };
+	if (precision && !ss_parse_precision(precision, &o.precision)) {
+		fprintf(stderr, "simsched: --precision '%s': expected a half-width like 1%% or 0.01, above 0 and below 100%%\n", precision);
+		return 2;
+	}
+	if (warmup && strcmp(warmup, "auto")) {
+		fprintf(stderr, "simsched: validate --warmup '%s': expected auto (the experiments give the fixed warmups)\n", warmup);
+		return 2;
+	}
+	o.warmup_auto = warmup != NULL;
 	if (shard && !ss_sweep_parse_shard(shard, &o.shard_k, &o.shard_n, &err)) {
 		fprintf(stderr, "simsched: %s\n", err->message);
 		g_error_free(err);

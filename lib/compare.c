@@ -349,15 +349,12 @@ bad:
 
 /* ---------------------------------------------------------------- statistics */
 
-/* t_{0.975, df}, two-sided alpha 0.05, df = 1..30; larger df use the value of
- * the next smaller tabulated df (conservative). */
+/* t_{0.975, df}, two-sided alpha 0.05 (ss_t975) for df = 1..30; larger df use the
+ * value of the next smaller df of the classic table (conservative). */
 static double t_crit(unsigned df)
 {
-	static const double t[31] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-				      2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-				      2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
 	if (df <= 30)
-		return t[df];
+		return df ? ss_t975(df) : 0;
 	if (df <= 40)
 		return 2.042;
 	if (df <= 60)

@@ -175,6 +175,13 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 					       "sched_features", "nodes", "duration_ns", "warmup_ns" };
 	for (unsigned i = 0; i < G_N_ELEMENTS(gfields); i++)
 		cJSON_AddItemToObject(info, gfields[i], cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, gfields[i]), 1));
+	/* a run length chosen by statistics (sweeps with warmup: auto or precision): only then in the group */
+	for (unsigned i = 0; i < 2; i++) {
+		static const char *const rl[2] = { "warmup_auto", "precision" };
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, rl[i]);
+		if (v)
+			cJSON_AddItemToObject(info, rl[i], cJSON_Duplicate(v, 1));
+	}
 	char *gk = cJSON_PrintUnformatted(info);
 	gpointer gi = g_hash_table_lookup(rep->by_gkey, gk);
 	struct group *g;
@@ -375,10 +382,21 @@ static char *group_title(const cJSON *info)
 		g_string_append_printf(s, ", sched_features %s", feat->valuestring);
 	if (cJSON_IsString(nodes))
 		g_string_append_printf(s, ", nodes %s", nodes->valuestring);
-	g_string_append(s, ", duration ");
-	time_label(s, (uint64_t)cJSON_GetObjectItemCaseSensitive(info, "duration_ns")->valuedouble);
-	g_string_append(s, ", warmup ");
+	const cJSON *wa = cJSON_GetObjectItemCaseSensitive(info, "warmup_auto");
+	const cJSON *pr = cJSON_GetObjectItemCaseSensitive(info, "precision");
+	bool prec = cJSON_IsNumber(pr) && pr->valuedouble > 0;
+	g_string_append(s, prec ? ", duration until +-" : ", duration ");
+	if (prec) {
+		g_string_append_printf(s, "%g %% at 95 %% (at most ", 100.0 * pr->valuedouble);
+		time_label(s, (uint64_t)cJSON_GetObjectItemCaseSensitive(info, "duration_ns")->valuedouble);
+		g_string_append_c(s, ')');
+	} else {
+		time_label(s, (uint64_t)cJSON_GetObjectItemCaseSensitive(info, "duration_ns")->valuedouble);
+	}
+	g_string_append(s, cJSON_IsTrue(wa) ? ", warmup by MSER-5 (at most " : ", warmup ");
 	time_label(s, (uint64_t)cJSON_GetObjectItemCaseSensitive(info, "warmup_ns")->valuedouble);
+	if (cJSON_IsTrue(wa))
+		g_string_append_c(s, ')');
 	return g_string_free(s, FALSE);
 }
 

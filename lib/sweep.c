@@ -12,6 +12,7 @@
 #include "ss_provenance.h"
 #include "ss_sched.h"
 #include "ss_sweep.h"
+#include "simsched/runlen.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -63,6 +64,10 @@ struct ss_sweep_spec {
 	uint64_t nr_combos;       /* product of the sets' lengths (1 without sets) */
 	char *sched_features, *nodes;
 	uint64_t duration_ns, warmup_ns;
+	/* run length by statistics (simsched/runlen.h): warmup: auto[:CAP], precision, batch */
+	bool warmup_auto;
+	double precision;
+	uint64_t batch_ns;
 	uint64_t nr_points;
 };
 
@@ -500,8 +505,10 @@ static bool check_nodes(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *n)
 static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root)
 {
 	static const char *const keys[] = { "topologies", "workloads", "policies", "loads", "seeds", "first_seed",
-					    "duration", "warmup", "set", "sched_features", "nodes", "kernel", NULL };
-	enum { K_TOPO, K_WL, K_POL, K_LOAD, K_SEEDS, K_FIRST, K_DUR, K_WARM, K_SET, K_FEAT, K_NODES, K_KERNEL, K_NR };
+					    "duration", "warmup", "set", "sched_features", "nodes", "kernel", "precision",
+					    "batch", NULL };
+	enum { K_TOPO, K_WL, K_POL, K_LOAD, K_SEEDS, K_FIRST, K_DUR, K_WARM, K_SET, K_FEAT, K_NODES, K_KERNEL, K_PREC,
+	       K_BATCH, K_NR };
 	yaml_node_t *v[K_NR] = { 0 };
 
 	if (root->type != YAML_MAPPING_NODE)
@@ -515,7 +522,7 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 		for (i = 0; keys[i] && strcmp(keys[i], ss_yaml_sval(k)); i++)
 			;
 		if (!keys[i])
-			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes, kernel)",
+			return fail(c, k->start_mark, "unknown key '%.*s' (expected one of: topologies, workloads, policies, loads, seeds, first_seed, duration, warmup, set, sched_features, nodes, kernel, precision, batch)",
 				    ss_yaml_slen(k), ss_yaml_sval(k));
 		if (v[i])
 			return fail(c, k->start_mark, "duplicate key '%s' (expected each key once)", keys[i]);
@@ -532,8 +539,31 @@ static bool parse_top(struct pctx *c, struct ss_sweep_spec *s, yaml_node_t *root
 	s->warmup_ns = UINT64_C(1000000000);
 	if (v[K_DUR] && !parse_time(c, v[K_DUR], "duration", false, &s->duration_ns))
 		return false;
-	if (v[K_WARM] && !parse_time(c, v[K_WARM], "warmup", true, &s->warmup_ns))
+	if (v[K_PREC]) {
+		if (!want_scalar(c, v[K_PREC], "precision"))
+			return false;
+		if (!ss_parse_precision(ss_yaml_sval(v[K_PREC]), &s->precision))
+			return fail(c, v[K_PREC]->start_mark, "precision is '%.*s' (expected a half-width like 1%% or 0.01, above 0 and below 100%%)",
+				    ss_yaml_slen(v[K_PREC]), ss_yaml_sval(v[K_PREC]));
+		if (!v[K_DUR])
+			s->duration_ns = UINT64_C(60000000000);   /* with a precision, duration is the window's cap */
+	}
+	if (v[K_WARM] && v[K_WARM]->type == YAML_SCALAR_NODE && g_str_has_prefix(ss_yaml_sval(v[K_WARM]), "auto")) {
+		if (!ss_parse_warmup(ss_yaml_sval(v[K_WARM]), &s->warmup_auto, &s->warmup_ns))
+			return fail(c, v[K_WARM]->start_mark, "warmup is '%.*s' (expected a time with a unit, auto, or auto:CAP like auto:5s)",
+				    ss_yaml_slen(v[K_WARM]), ss_yaml_sval(v[K_WARM]));
+	} else if (v[K_WARM] && !parse_time(c, v[K_WARM], "warmup", true, &s->warmup_ns)) {
 		return false;
+	}
+	if (v[K_BATCH]) {
+		if (!parse_time(c, v[K_BATCH], "batch", false, &s->batch_ns))
+			return false;
+		if (!s->warmup_auto && !(s->precision > 0))
+			return fail(c, v[K_BATCH]->start_mark, "batch goes with warmup: auto or precision (the interval they observe the figure at)");
+		if (s->batch_ns < 1000 || s->batch_ns > s->duration_ns)
+			return fail(c, v[K_BATCH]->start_mark, "batch is %.*s (expected at least 1us and at most the duration)",
+				    ss_yaml_slen(v[K_BATCH]), ss_yaml_sval(v[K_BATCH]));
+	}
 	if (v[K_SET] && !parse_sets(c, s, v[K_SET]))
 		return false;
 	if (v[K_FEAT]) {
@@ -743,6 +773,13 @@ char *ss_sweep_point_key(const struct ss_sweep_spec *s, uint64_t idx)
 	key_part(k, "duration_ns", num);
 	snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->warmup_ns);
 	key_part(k, "warmup_ns", num);
+	if (s->warmup_auto || s->precision > 0) {   /* only then: the keys of fixed sweeps are as before */
+		key_part(k, "warmup_auto", s->warmup_auto ? "1" : "0");
+		snprintf(num, sizeof num, "%.6g", s->precision);
+		key_part(k, "precision", num);
+		snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->batch_ns);
+		key_part(k, "batch_ns", num);
+	}
 	key_part(k, "sched_features", s->sched_features);
 	key_part(k, "nodes", s->nodes);
 	key_part(k, "set", NULL);
@@ -782,6 +819,8 @@ struct rec_in {
 	const char *const *set_keys, *const *set_values;   /* spec order */
 	unsigned nr_sets;
 	uint64_t duration_ns, warmup_ns;
+	bool warmup_auto;         /* the spec's warmup: auto (warmup_ns its cap) */
+	double precision;         /* the spec's precision (duration_ns its cap), 0 = none */
 	const char *sched_features, *nodes;
 	uint64_t grid_point, grid_set;
 	unsigned grid_topo, grid_wl, grid_policy;
@@ -808,6 +847,10 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 		cJSON_AddStringToObject(set, in->set_keys[i], in->set_values[i]);
 	cJSON_AddNumberToObject(o, "duration_ns", (double)in->duration_ns);
 	cJSON_AddNumberToObject(o, "warmup_ns", (double)in->warmup_ns);
+	if (in->warmup_auto || in->precision > 0) {   /* a run length chosen (duration_ns, warmup_ns: the caps) */
+		cJSON_AddBoolToObject(o, "warmup_auto", in->warmup_auto);
+		cJSON_AddNumberToObject(o, "precision", in->precision);
+	}
 	if (in->sched_features)
 		cJSON_AddStringToObject(o, "sched_features", in->sched_features);
 	else
@@ -885,6 +928,7 @@ static char *make_record(const struct ss_sweep_spec *s, uint64_t idx, const stru
 		.seed = s->seeds[p.seed],
 		.set_keys = keys, .set_values = vals, .nr_sets = s->nr_sets,
 		.duration_ns = s->duration_ns, .warmup_ns = s->warmup_ns,
+		.warmup_auto = s->warmup_auto, .precision = s->precision,
 		.sched_features = s->sched_features, .nodes = s->nodes,
 		.grid_point = idx, .grid_set = p.combo, .grid_topo = p.topo, .grid_wl = p.wl, .grid_policy = p.policy,
 	};
@@ -948,6 +992,9 @@ char *ss_sweep_record_rerun(const char *line, const struct ss_run_config *cfg, c
 		in.nr_sets = n;
 		in.duration_ns = (uint64_t)rec_num(o, "duration_ns", &ok);
 		in.warmup_ns = (uint64_t)rec_num(o, "warmup_ns", &ok);
+		in.warmup_auto = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "warmup_auto"));
+		if (cJSON_GetObjectItemCaseSensitive(o, "precision"))
+			in.precision = rec_num(o, "precision", &ok);
 		in.sched_features = rec_str(o, "sched_features");
 		in.nodes = rec_str(o, "nodes");
 		in.grid_point = (uint64_t)rec_num(grid, "point", &ok);
@@ -1050,6 +1097,11 @@ struct run_ctx {
 	/* provenance: per policy of the spec, its plugin file and that file's SHA-256 (NULL: built in) */
 	const char **plugin_file;
 	char **plugin_sha256;
+	/* precision with several policies: todo holds groups (their policy-0 points); skip: 1 + the
+	 * indices of members already in the file (--resume), not recorded again */
+	bool grouped;
+	GHashTable *skip;
+	uint64_t nr_records;      /* records this call is to write (progress) */
 };
 
 static char SENTINEL[] = "";
@@ -1081,69 +1133,155 @@ static void describe_point(const struct ss_sweep_spec *s, uint64_t idx, GString 
 	g_string_append_c(d, ')');
 }
 
-static bool run_point(struct run_ctx *x, uint64_t idx)
+/* One point's run, prepared: its configuration and the --set assignments it records. */
+struct prepared {
+	struct ss_run_config c;
+	GPtrArray *sets;      /* "KEY=VALUE", owned */
+	GPtrArray *wl_sets;   /* "NAME=VALUE" of the workload.* sets, borrowed from sets */
+	struct ss_workload *wl;   /* the point's workload when it has workload.* sets */
+};
+
+static void prepared_free(struct prepared *pp)
+{
+	if (pp->sets)
+		g_ptr_array_free(pp->sets, TRUE);
+	if (pp->wl_sets)
+		g_ptr_array_free(pp->wl_sets, TRUE);
+	ss_workload_free(pp->wl);
+	memset(pp, 0, sizeof *pp);
+}
+
+static bool prepare_point(struct run_ctx *x, uint64_t idx, struct prepared *pp, GError **e)
 {
 	const struct ss_sweep_spec *s = x->s;
 	struct point p = point_of(s, idx);
-	struct ss_run_config c = { 0 };
-	GError *e = NULL;
+	struct ss_run_config *c = &pp->c;
 
-	c.topo = s->topos[p.topo];
-	c.wl = s->wls[p.wl];
-	c.policy = s->policies[p.policy];
-	c.kernel = s->pol_kernel[p.policy];
-	c.sched_features = s->sched_features;
-	c.nodes = s->nodes;
-	c.load_pct_x100 = s->loads[p.load];
-	c.seed = s->seeds[p.seed];
-	c.duration_ns = s->duration_ns;
-	c.warmup_ns = s->warmup_ns;
-	ss_params_defaults(&c.params, c.topo);
-	GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *wl_sets = g_ptr_array_new();   /* "NAME=VALUE" of the workload.* sets, borrowed from sets */
-	struct ss_workload *wl = NULL;            /* the point's workload when it has workload.* sets */
-	struct ss_results *r = NULL;
+	memset(pp, 0, sizeof *pp);
+	c->topo = s->topos[p.topo];
+	c->wl = s->wls[p.wl];
+	c->policy = s->policies[p.policy];
+	c->kernel = s->pol_kernel[p.policy];
+	c->sched_features = s->sched_features;
+	c->nodes = s->nodes;
+	c->load_pct_x100 = s->loads[p.load];
+	c->seed = s->seeds[p.seed];
+	c->duration_ns = s->duration_ns;
+	c->warmup_ns = s->warmup_ns;
+	c->warmup_auto = s->warmup_auto;
+	c->precision = s->precision;
+	c->batch_ns = s->batch_ns;
+	ss_params_defaults(&c->params, c->topo);
+	pp->sets = g_ptr_array_new_with_free_func(g_free);
+	pp->wl_sets = g_ptr_array_new();
 	for (unsigned i = 0; i < s->nr_sets; i++) {
 		char *as = g_strdup_printf("%s=%s", s->sets[i].key, s->sets[i].values[set_value(s, p.combo, i)]);
-		g_ptr_array_add(sets, as);
+		g_ptr_array_add(pp->sets, as);
 		if (g_str_has_prefix(as, "workload."))   /* applied as the workload is loaded, as --set workload.NAME */
-			g_ptr_array_add(wl_sets, as + strlen("workload."));
-		else if (!ss_params_set(&c.params, c.policy, as, &e))
-			goto failed;
+			g_ptr_array_add(pp->wl_sets, as + strlen("workload."));
+		else if (!ss_params_set(&c->params, c->policy, as, e))
+			return false;
 	}
 	if (s->wl_sets) {
-		g_ptr_array_add(wl_sets, NULL);
-		wl = ss_workload_load_string_params(s->wl_files[p.wl].text, s->wl_files[p.wl].len, s->wl_files[p.wl].path,
-						    (const char *const *)wl_sets->pdata, &e);
-		if (!wl)
-			goto failed;
-		c.wl = wl;
+		g_ptr_array_add(pp->wl_sets, NULL);
+		pp->wl = ss_workload_load_string_params(s->wl_files[p.wl].text, s->wl_files[p.wl].len, s->wl_files[p.wl].path,
+							(const char *const *)pp->wl_sets->pdata, e);
+		if (!pp->wl)
+			return false;
+		c->wl = pp->wl;
 	}
-	r = ss_simulate(&c, &e);
-	if (!r) {
-failed:
-		record_failure(x, idx, e);
-		g_ptr_array_free(sets, TRUE);
-		g_ptr_array_free(wl_sets, TRUE);
-		ss_workload_free(wl);
-		return false;
-	}
+	return true;
+}
+
+/*
+ * A point's record to the writer. A run whose length was chosen (warmup:
+ * auto, precision) records the lengths it ran as fixed ones in its
+ * provenance: its figures are those of that fixed run (runlen.h), so a
+ * rerun of the record reproduces it alone, without the runs it was paired with.
+ */
+static void emit_record(struct run_ctx *x, uint64_t idx, struct prepared *pp, struct ss_results *r)
+{
+	const struct ss_sweep_spec *s = x->s;
+	struct point p = point_of(s, idx);
+	struct ss_run_config c = pp->c;
+
 	if (r->deadlocked)
 		g_atomic_int_inc(&x->deadlocked);
+	if (r->run_length.on) {
+		c.warmup_ns = r->warmup_ns;
+		c.duration_ns = r->duration_ns;
+		c.warmup_auto = false;
+		c.precision = 0;
+		c.batch_ns = 0;
+	}
 	/* no command line: a record is the same bytes whichever shard, --jobs or --resume wrote it */
 	struct ss_provenance pv = {
 		.spec_file = s->file, .spec_sha256 = s->sha256,
 		.topology_file = s->topo_files[p.topo].path, .topology_sha256 = s->topo_files[p.topo].sha256,
 		.workload_file = s->wl_files[p.wl].path, .workload_sha256 = s->wl_files[p.wl].sha256,
 		.plugin_file = x->plugin_file[p.policy], .plugin_sha256 = x->plugin_sha256[p.policy],
-		.sets = (const char *const *)sets->pdata, .nr_sets = sets->len,
+		.sets = (const char *const *)pp->sets->pdata, .nr_sets = pp->sets->len,
 	};
 	g_async_queue_push(x->lines, make_record(s, idx, r, ss_provenance_json(&pv, &c)));
-	g_ptr_array_free(sets, TRUE);
-	g_ptr_array_free(wl_sets, TRUE);
-	ss_workload_free(wl);
+}
+
+static bool run_point(struct run_ctx *x, uint64_t idx)
+{
+	struct prepared pp;
+	struct ss_results *r = NULL;
+	GError *e = NULL;
+
+	if (!prepare_point(x, idx, &pp, &e) || !(r = ss_simulate(&pp.c, &e))) {
+		record_failure(x, idx, e);
+		prepared_free(&pp);
+		return false;
+	}
+	emit_record(x, idx, &pp, r);
+	prepared_free(&pp);
 	ss_results_free(r);
 	return true;
+}
+
+/*
+ * precision with two policies or more: the points that differ only in their
+ * policy run side by side (ss_simulate_paired), the window chosen on every
+ * policy's Δ against the first. idx is the group's first point (policy 0);
+ * the members already in the file (--resume) run again, unrecorded, since
+ * the group's length depends on all of them.
+ */
+static bool run_group(struct run_ctx *x, uint64_t idx)
+{
+	const struct ss_sweep_spec *s = x->s;
+	unsigned np = s->nr_policies;
+	uint64_t stride = (uint64_t)s->nr_seeds * s->nr_loads;   /* between the policies of one group */
+	struct prepared *pp = g_new0(struct prepared, np);
+	struct ss_run_config *cfgs = g_new0(struct ss_run_config, np);
+	struct ss_results **res = g_new0(struct ss_results *, np);
+	GError *e = NULL;
+	bool ok = true;
+	unsigned p;
+
+	for (p = 0; p < np && ok; p++) {
+		ok = prepare_point(x, idx + p * stride, &pp[p], &e);
+		cfgs[p] = pp[p].c;
+	}
+	if (ok && !(ok = ss_simulate_paired(cfgs, np, s->precision, res, &e)))
+		p = 0;
+	if (!ok) {
+		record_failure(x, idx + (p ? p - 1 : 0) * stride, e);
+	} else {
+		for (p = 0; p < np; p++)
+			if (!x->skip || !g_hash_table_contains(x->skip, GUINT_TO_POINTER((guint)(idx + p * stride + 1))))
+				emit_record(x, idx + p * stride, &pp[p], res[p]);
+	}
+	for (p = 0; p < np; p++) {
+		prepared_free(&pp[p]);
+		ss_results_free(res[p]);
+	}
+	g_free(pp);
+	g_free(cfgs);
+	g_free(res);
+	return ok;
 }
 
 /* A pool task: take points until none is left or the sweep stops. */
@@ -1156,7 +1294,10 @@ static void worker(gpointer data, gpointer user)
 		gint i = g_atomic_int_add(&x->next, 1);
 		if ((uint64_t)i >= x->nr_todo)
 			return;
-		run_point(x, x->todo[i]);
+		if (x->grouped)
+			run_group(x, x->todo[i]);
+		else
+			run_point(x, x->todo[i]);
 	}
 }
 
@@ -1190,7 +1331,7 @@ static gpointer writer(gpointer data)
 			} else {
 				x->written++;
 				if (x->o->progress)
-					x->o->progress(x->o->progress_ctx, (unsigned)x->written, (unsigned)x->nr_todo);
+					x->o->progress(x->o->progress_ctx, (unsigned)x->written, (unsigned)x->nr_records);
 			}
 		}
 		g_free(line);
@@ -1261,23 +1402,60 @@ bool ss_sweep_run(const struct ss_sweep_spec *s, const struct ss_sweep_opts *o, 
 		if (!rok)
 			goto out;
 	}
-	for (uint64_t i = (uint64_t)(k - 1); i < s->nr_points; i += n) {
-		st->shard++;
-		if (g_hash_table_size(done)) {
-			char *key = ss_sweep_point_key(s, i);
-			bool found = g_hash_table_contains(done, key);
-			g_free(key);
-			if (found) {
-				st->done_before++;
+	x.grouped = s->precision > 0 && s->nr_policies > 1;
+	if (!x.grouped) {
+		for (uint64_t i = (uint64_t)(k - 1); i < s->nr_points; i += n) {
+			st->shard++;
+			if (g_hash_table_size(done)) {
+				char *key = ss_sweep_point_key(s, i);
+				bool found = g_hash_table_contains(done, key);
+				g_free(key);
+				if (found) {
+					st->done_before++;
+					continue;
+				}
+			}
+			uint32_t v = (uint32_t)i;
+			g_array_append_val(todo, v);
+		}
+	} else {
+		/* groups: the points of policy 0 (point_of: the policy between the combination and the load);
+		 * sharded by group, so a group's members stay together */
+		uint64_t stride = (uint64_t)s->nr_seeds * s->nr_loads, g = 0;
+		x.skip = g_hash_table_new(g_direct_hash, g_direct_equal);
+		for (uint64_t i = 0; i < s->nr_points; i++) {
+			if ((i / stride) % s->nr_policies)
 				continue;
+			if (g++ % n != (uint64_t)(k - 1))
+				continue;
+			unsigned missing = 0;
+			for (unsigned p = 0; p < s->nr_policies; p++) {
+				uint64_t m = i + p * stride;
+				st->shard++;
+				if (g_hash_table_size(done)) {
+					char *key = ss_sweep_point_key(s, m);
+					bool found = g_hash_table_contains(done, key);
+					g_free(key);
+					if (found) {
+						st->done_before++;
+						g_hash_table_add(x.skip, GUINT_TO_POINTER((guint)(m + 1)));
+						continue;
+					}
+				}
+				missing++;
+			}
+			if (missing) {
+				uint32_t v = (uint32_t)i;
+				g_array_append_val(todo, v);
+				x.nr_records += missing;
 			}
 		}
-		uint32_t v = (uint32_t)i;
-		g_array_append_val(todo, v);
 	}
 	st->foreign = g_hash_table_size(done) - st->done_before;
 	x.todo = (const uint32_t *)(void *)todo->data;
 	x.nr_todo = todo->len;
+	if (!x.grouped)
+		x.nr_records = x.nr_todo;
 	x.lines = g_async_queue_new();
 	g_mutex_init(&x.lock);
 	GThread *wt = g_thread_new("sweep-writer", writer, &x);
@@ -1323,6 +1501,8 @@ out:
 		st->out_removed = true;
 	g_array_free(todo, TRUE);
 	g_hash_table_destroy(done);
+	if (x.skip)
+		g_hash_table_destroy(x.skip);
 	for (unsigned i = 0; i < s->nr_policies; i++)
 		g_free(x.plugin_sha256[i]);
 	g_free(x.plugin_sha256);

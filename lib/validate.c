@@ -205,7 +205,8 @@ static bool write_file(const char *path, const char *text, GError **err)
 }
 
 /* The specs of one series: a job per group of policies with equal set values (and per load for a unit by parameter). */
-static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, const char *spec_dir, GPtrArray *jobs,
+static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, const char *spec_dir,
+		      const struct ss_validate_opts *o, GPtrArray *jobs,
 		      GError **err)
 {
 	const struct ss_xp_series *se = &x->series[s];
@@ -307,11 +308,13 @@ static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, co
 			g_string_append(g, "]\nseeds: [");
 			for (unsigned k = 0; k < se->nr_seeds; k++)
 				g_string_append_printf(g, "%s%" G_GUINT64_FORMAT, k ? ", " : "", se->seeds[k]);
-			g_string_append(g, "]\nwarmup: ");
-			ytime(g, se->warmup_ns);
+			g_string_append(g, o->warmup_auto ? "]\nwarmup: auto:" : "]\nwarmup: ");
+			ytime(g, o->warmup_auto && !se->warmup_ns ? UINT64_C(1000000) : se->warmup_ns);
 			g_string_append(g, "\nduration: ");
 			ytime(g, se->duration_ns);
 			g_string_append_c(g, '\n');
+			if (o->precision > 0)   /* the experiment's duration is the cap */
+				g_string_append_printf(g, "precision: \"%.6f\"\n", o->precision);
 			if (se->nodes) {
 				g_string_append(g, "nodes: ");
 				yq(g, se->nodes);
@@ -414,7 +417,7 @@ bool ss_validate_run(struct ss_experiment **xs, unsigned nr, const struct ss_val
 	for (unsigned i = 0; ok && i < nr; i++) {
 		r->x[i] = xs[i];
 		for (unsigned s = 0; ok && s < xs[i]->nr_series; s++)
-			ok = make_jobs(xs[i], i, s, spec_dir, jobs, err);
+			ok = make_jobs(xs[i], i, s, spec_dir, o, jobs, err);
 	}
 	g_autofree char *res_name = o->shard_n ? g_strdup_printf("results-%u-of-%u.jsonl", o->shard_k, o->shard_n)
 					       : g_strdup("results.jsonl");

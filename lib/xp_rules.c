@@ -6,6 +6,7 @@
  * control, S19 burst windows).
  */
 #include "simsched/experiment.h"
+#include "simsched/runlen.h"
 #include "simsched/compare.h"
 #include "simsched/error.h"
 #include "simsched/params.h"
@@ -87,17 +88,8 @@ void ss_xp_data_free(struct ss_xp_data *d)
 	g_free(d);
 }
 
-/* Two-sided 95 % Student t quantile, df degrees of freedom. */
-static double t975(unsigned df)
-{
-	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-				    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-				    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
-	if (df < G_N_ELEMENTS(t))
-		return t[df];
-	const double z = 1.959964;
-	return z + (z * z * z + z) / (4.0 * df);
-}
+/* Two-sided 95 % Student t quantile, df degrees of freedom (runlen.h). */
+#define t975 ss_t975
 
 /*
  * The one place that reads a record's validity fields. A record from a

@@ -265,6 +265,10 @@ struct ss_validate_opts {
 	unsigned shard_k, shard_n;   /* run only this shard (results-K-of-N.jsonl); n = 0: all (results.jsonl) */
 	bool quick;             /* experiments already reduced with ss_experiment_apply_quick() */
 	bool no_run;            /* grade what the result files hold, run nothing */
+	/* run length by statistics (simsched/runlen.h): each experiment's warmup and duration become the caps */
+	bool warmup_auto;       /* MSER-5 ends each warmup (at most the experiment's) */
+	double precision;       /* > 0: each (load, seed) runs its policies side by side until every paired Δ is within
+				   ±precision (percentage points / 100), at most the experiment's duration */
 	void (*progress)(void *ctx, const char *spec, unsigned done, unsigned total);
 	void *progress_ctx;
 };
