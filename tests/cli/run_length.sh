@@ -8,7 +8,7 @@
 #   run_length.sh SIMSCHED_BINARY SOURCE_DIR
 set -euo pipefail
 bin=$1
-src=$2
+src=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
