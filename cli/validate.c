@@ -15,9 +15,22 @@
 #include "simsched/experiment.h"
 #include "simsched/sweep.h"
 
+static gint64 started;
+
 static void progress(void *ctx, const char *spec, unsigned done, unsigned total)
 {
-	fprintf(stderr, "simsched: validate: sweep %u/%u: %s\n", done, total, spec);
+	fprintf(stderr, "\rsimsched: validate: sweep %u/%u: %s\n", done, total, spec);
+}
+
+/* points done of every grid's, elapsed and an estimate, on one line rewritten */
+static void point_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	double el = (double)(g_get_monotonic_time() - started) / 1e6;
+	fprintf(stderr, "\r  %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " points, %.0f s elapsed, ~%.0f s left   ", done, total, el,
+		done ? el * (double)(total - done) / (double)done : 0.0);
+	if (done >= total)
+		fputc('\n', stderr);
+	fflush(stderr);
 }
 
 static bool is_exact(const struct ss_experiment *x)
@@ -86,8 +99,11 @@ int ss_cli_validate(int argc, char **argv)
 		return 2;
 	}
 	o.out_dir = out ? out : "validate-out";
-	if (!quiet && isatty(2))
+	if (!quiet && isatty(2)) {
 		o.progress = progress;
+		o.point_progress = point_progress;
+		started = g_get_monotonic_time();
+	}
 
 	g_auto(GStrv) files = ss_experiment_files(dir ? dir : "experiments", &err);
 	if (!files) {

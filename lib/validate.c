@@ -396,6 +396,19 @@ static bool read_results(const char *dir, GHashTable *by_key, cJSON *all, GError
 
 /* ------------------------------------------------------------ run */
 
+/* validate's points progress over its sweeps: the grids of the sweeps done, plus the current one's records */
+struct point_prog {
+	const struct ss_validate_opts *o;
+	uint64_t base, total;
+};
+
+static void sweep_points(void *ctx, unsigned done, unsigned total)
+{
+	struct point_prog *pp = ctx;
+	(void)total;
+	pp->o->point_progress(pp->o->progress_ctx, pp->base + done, pp->total);
+}
+
 bool ss_validate_run(struct ss_experiment **xs, unsigned nr, const struct ss_validate_opts *o,
 		     struct ss_validate_result **out, GError **err)
 {
@@ -424,13 +437,22 @@ bool ss_validate_run(struct ss_experiment **xs, unsigned nr, const struct ss_val
 	g_autofree char *res_path = g_build_filename(o->out_dir, res_name, NULL);
 	for (unsigned i = 0; ok && i < jobs->len; i++) {
 		struct job *j = g_ptr_array_index(jobs, i);
+		if (j->spec)
+			r->points_total += ss_sweep_nr_points(j->spec);
+	}
+	struct point_prog pp = { .o = o, .total = r->points_total };
+	for (unsigned i = 0; ok && i < jobs->len; i++) {
+		struct job *j = g_ptr_array_index(jobs, i);
 		if (!j->spec)
 			continue;
-		r->points_total += ss_sweep_nr_points(j->spec);
 		if (o->no_run)
 			continue;
 		struct ss_sweep_opts so = { .out_path = res_path, .jobs = o->jobs, .shard_k = o->shard_k, .shard_n = o->shard_n,
 					    .resume = true };
+		if (o->point_progress) {
+			so.progress = sweep_points;
+			so.progress_ctx = &pp;
+		}
 		struct ss_sweep_stats st;
 		GError *e = NULL;
 		if (o->progress)
@@ -445,6 +467,9 @@ bool ss_validate_run(struct ss_experiment **xs, unsigned nr, const struct ss_val
 			g_error_free(e);
 		}
 		r->points_run += st.ran;
+		pp.base += ss_sweep_nr_points(j->spec);
+		if (o->point_progress)
+			o->point_progress(o->progress_ctx, pp.base, pp.total);
 	}
 	GHashTable *by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (ok && !read_results(o->out_dir, by_key, all, err))

@@ -271,6 +271,8 @@ struct ss_validate_opts {
 				   ±precision (percentage points / 100), at most the experiment's duration */
 	void (*progress)(void *ctx, const char *spec, unsigned done, unsigned total);
 	void *progress_ctx;
+	/* optional: the points finished of every grid's (the sweeps' records, as they are written) */
+	void (*point_progress)(void *ctx, uint64_t done, uint64_t total);
 };
 
 /** What validate ran and found: per experiment its data and grade. */
