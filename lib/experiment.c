@@ -1215,6 +1215,8 @@ struct ss_experiment *ss_experiment_load(const char *path, GError **err)
 		goto out_text;
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+	if (!ss_yaml_check_depth(err, path, text, len))
+		goto out_parser;
 	if (!yaml_parser_load(&ps, &doc)) {
 		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_parser;

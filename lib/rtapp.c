@@ -1650,9 +1650,33 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	if (!root) {
 		size_t off = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0, line, col;
 
+		unsigned depth = 0;
+		bool in_str = false;
+
+		/* cJSON stops at CJSON_NESTING_LIMIT levels as at a syntax error: tell them apart */
+		for (size_t i = 0; i < off; i++) {
+			char ch = buf[i];
+			if (in_str) {
+				if (ch == '\\')
+					i++;
+				else if (ch == '"')
+					in_str = false;
+			} else if (ch == '"') {
+				in_str = true;
+			} else if (ch == '[' || ch == '{') {
+				depth++;
+			} else if ((ch == ']' || ch == '}') && depth) {
+				depth--;
+			}
+		}
 		line_col(buf, off, &line, &col);
-		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: JSON syntax error (expected a value, ',' or "
-			    "a closing bracket)", c.file, line, col);
+		if (depth >= CJSON_NESTING_LIMIT)
+			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: nesting deeper than %d arrays and objects "
+				    "(expected at most %d, the JSON parser's limit)", c.file, line, col, CJSON_NESTING_LIMIT,
+				    CJSON_NESTING_LIMIT);
+		else
+			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: JSON syntax error (expected a value, ',' or "
+				    "a closing bracket)", c.file, line, col);
 		g_free(buf);
 		return NULL;
 	}

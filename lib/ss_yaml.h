@@ -14,6 +14,7 @@
 #ifndef SIMSCHED_SS_YAML_H
 #define SIMSCHED_SS_YAML_H
 
+#include <stdbool.h>
 #include <glib.h>
 #include <yaml.h>
 
@@ -91,6 +92,52 @@ static inline void ss_yaml_syntax_error(GError **err, const char *file, const ya
 	else
 		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: YAML syntax error: %s (expected valid YAML)", file,
 			    m.line + 1, m.column + 1, problem);
+}
+
+/** Nesting (lists and mappings inside one another) a file may have: far above any machine, workload or spec. */
+#define SS_YAML_MAX_DEPTH 64
+
+/*
+ * Refuse a text nested deeper than SS_YAML_MAX_DEPTH before libyaml's
+ * document loader sees it (it takes time quadratic in the depth: a 200 KB
+ * file of '[' takes minutes): libyaml's event parser, stopped at the first
+ * event past the limit, so the check costs the events up to there. A
+ * syntax error is left to the loader to report. false + *err
+ * (SS_ERROR_PARSE): "file:line:col: nesting deeper than 64 lists and
+ * mappings (expected at most 64)".
+ */
+static inline bool ss_yaml_check_depth(GError **err, const char *file, const char *s, size_t len)
+{
+	yaml_parser_t ps;
+	yaml_event_t ev;
+	unsigned depth = 0;
+	bool ok = true;
+
+	if (!yaml_parser_initialize(&ps))
+		return true;   /* the loader reports it */
+	yaml_parser_set_input_string(&ps, (const unsigned char *)s, len);
+	for (;;) {
+		if (!yaml_parser_parse(&ps, &ev))
+			break;
+		yaml_event_type_t t = ev.type;
+		yaml_mark_t m = ev.start_mark;
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+			if (++depth > SS_YAML_MAX_DEPTH) {
+				g_set_error(err, SS_ERROR, SS_ERROR_PARSE,
+					    "%s:%zu:%zu: nesting deeper than %u lists and mappings (expected at most %u)", file,
+					    m.line + 1, m.column + 1, SS_YAML_MAX_DEPTH, SS_YAML_MAX_DEPTH);
+				ok = false;
+				break;
+			}
+		} else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+	}
+	yaml_parser_delete(&ps);
+	return ok;
 }
 
 #endif

@@ -628,6 +628,8 @@ struct ss_sweep_spec *ss_sweep_spec_load(const char *path, GError **err)
 		goto out_text;
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+	if (!ss_yaml_check_depth(err, path, text, len))
+		goto out_parser;
 	if (!yaml_parser_load(&ps, &doc)) {
 		ss_yaml_syntax_error(err, path, &ps, text, len);
 		goto out_parser;

@@ -1171,6 +1171,10 @@ struct ss_topology *ss_topology_load_string(const char *yaml, size_t len, const 
 		return NULL;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
+	if (!ss_yaml_check_depth(err, name, yaml, len)) {
+		yaml_parser_delete(&parser);
+		return NULL;
+	}
 	if (!yaml_parser_load(&parser, &doc)) {
 		ss_yaml_syntax_error(err, name, &parser, yaml, len);
 		yaml_parser_delete(&parser);

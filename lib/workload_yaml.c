@@ -2151,6 +2151,10 @@ struct ss_workload *ss_workload_load_string_params(const char *yaml, size_t len,
 		return NULL;
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)(yaml ? yaml : ""), len);
+	if (!ss_yaml_check_depth(err, c.file, yaml ? yaml : "", len)) {
+		yaml_parser_delete(&ps);
+		return NULL;
+	}
 	if (!yaml_parser_load(&ps, &doc)) {
 		ss_yaml_syntax_error(err, c.file, &ps, yaml, len);
 		yaml_parser_delete(&ps);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Deeply nested input is refused before the document loaders see it
+# (libyaml's takes time quadratic in the depth): 100 000 levels of '[' or
+# '{a: ' in a topology, a workload, a sweep spec and an experiment file
+# give "file:line:col: nesting deeper than 64 lists and mappings" at the
+# 65th level, exit 1 and no result file; 64 levels pass the guard (the
+# loader then says what is wrong with them). rt-app JSON deeper than
+# cJSON's 1000 levels says so instead of "syntax error". `timeout` guards
+# against a hang; nothing here is timed.
+#   deep_input.sh SIMSCHED_BINARY SOURCE_DIR
+set -euo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 - "$tmp" <<'EOF2'
+import sys
+d = sys.argv[1]
+open(f"{d}/seq.yaml", "w").write("[" * 100000)
+open(f"{d}/map.yaml", "w").write("{a: " * 100000)
+open(f"{d}/nested.yaml", "w").write("name: x\nnested: " + "[" * 100000)
+open(f"{d}/spec.yaml", "w").write("topologies: " + "[" * 100000)
+open(f"{d}/S99.yaml", "w").write("id: S99\nseries: " + "[" * 100000)
+# 64 levels in all (the root mapping is the first): the guard lets it through
+open(f"{d}/d64.yaml", "w").write("name: x\nnested: " + "[" * 63 + "]" * 63 + "\n")
+open(f"{d}/d65.yaml", "w").write("name: x\nnested: " + "[" * 64 + "]" * 64 + "\n")
+open(f"{d}/deep.json", "w").write('{"tasks": ' + "[" * 100000)
+EOF2
+expect() {   # exit status, message pattern, command...
+	local want=$1 pat=$2; shift 2
+	set +e
+	timeout 60 "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	set -e
+	[ $rc = "$want" ] || { echo "exit $rc (expected $want): $*" >&2; cat "$tmp/err" >&2; exit 1; }
+	grep -q -- "$pat" "$tmp/err" || { echo "no '$pat': $*" >&2; cat "$tmp/err" >&2; exit 1; }
+}
+deep="nesting deeper than 64 lists and mappings (expected at most 64)"
+expect 1 "seq.yaml:1:65: $deep" "$bin" topo -t "$tmp/seq.yaml"
+expect 1 "map.yaml:1:257: $deep" "$bin" topo -t "$tmp/map.yaml"
+expect 1 "nested.yaml:2:72: $deep" "$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/nested.yaml" --json "$tmp/r.json"
+[ ! -e "$tmp/r.json" ]
+expect 1 "spec.yaml:1:76: $deep" "$bin" sweep --spec "$tmp/spec.yaml" --out "$tmp/r.jsonl"
+[ ! -e "$tmp/r.jsonl" ]
+mkdir "$tmp/x" && mv "$tmp/S99.yaml" "$tmp/x/"
+expect 1 "S99.yaml:2:72: $deep" "$bin" validate S99 --experiments "$tmp/x" --out "$tmp/vo"
+# the limit itself: 64 levels reach the loader, 65 do not
+expect 1 "unknown key 'nested'" "$bin" topo -t "$tmp/d64.yaml"
+expect 1 "d65.yaml:2:72: $deep" "$bin" topo -t "$tmp/d65.yaml"
+expect 1 "deep.json:1:1010: nesting deeper than 1000 arrays and objects (expected at most 1000, the JSON parser's limit)" \
+	"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/deep.json"
+echo ok
