@@ -100,7 +100,8 @@ struct ctx {
 	char *default_policy_path;
 	bool default_other;
 	GPtrArray *warnings;  /* char *, one per kind */
-	GString *dups;        /* paths of numbered duplicate keys */
+	GString *dups;        /* paths of numbered duplicate keys (the first 20) */
+	unsigned nr_dups;     /* duplicate keys numbered */
 	GString *ignored;     /* global settings without scheduling meaning */
 	bool warned_dl, warned_mutex, warned_fork, warned_suspend;
 	struct ss_workload *w;
@@ -297,11 +298,16 @@ static void line_col(const char *s, size_t off, size_t *line, size_t *col)
  */
 static void number_duplicates(struct ctx *c, cJSON *obj, const char *path)
 {
-	GHashTable *seen;
+	GHashTable *seen, *before, *next;
 
 	if (!cJSON_IsObject(obj) && !cJSON_IsArray(obj))
 		return;
+	/* seen: every key of obj, as read and as numbered; before: the keys of the members before
+	 * this one; next: per key, the number to try first (the ones below it are taken) —
+	 * linear in the members, where comparing each with every earlier one was quadratic */
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
+	before = g_hash_table_new(g_str_hash, g_str_equal);
+	next = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (cJSON_IsObject(obj))
 		for (cJSON *it = obj->child; it; it = it->next)
 			g_hash_table_add(seen, it->string);
@@ -309,27 +315,28 @@ static void number_duplicates(struct ctx *c, cJSON *obj, const char *path)
 		char *sub;
 
 		if (cJSON_IsObject(obj)) {
-			for (cJSON *prev = obj->child; prev != it; prev = prev->next) {
-				if (!strcmp(prev->string, it->string)) {
-					char *nk = NULL;
+			if (g_hash_table_contains(before, it->string)) {
+				char *nk = NULL;
+				unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(next, it->string));
 
-					for (unsigned n = 1;; n++) {
-						nk = g_strdup_printf("%s%u", it->string, n);
-						if (!g_hash_table_contains(seen, nk))
-							break;
-						g_free(nk);
-					}
+				for (n = n ? n : 1;; n++) {
+					nk = g_strdup_printf("%s%u", it->string, n);
+					if (!g_hash_table_contains(seen, nk))
+						break;
+					g_free(nk);
+				}
+				g_hash_table_replace(next, g_strdup(it->string), GUINT_TO_POINTER(n + 1));
+				if (c->nr_dups++ < 20)
 					g_string_append_printf(c->dups, "%s%s%s%s -> %s", c->dups->len ? ", " : "", path,
 							       *path ? "." : "", it->string, nk);
-					/* cJSON owns key strings it allocated; replace through its allocator */
-					cJSON_free(it->string);
-					it->string = cJSON_malloc(strlen(nk) + 1);
-					strcpy(it->string, nk);
-					g_free(nk);
-					g_hash_table_add(seen, it->string);
-					break;
-				}
+				/* cJSON owns key strings it allocated; replace through its allocator */
+				cJSON_free(it->string);
+				it->string = cJSON_malloc(strlen(nk) + 1);
+				strcpy(it->string, nk);
+				g_free(nk);
+				g_hash_table_add(seen, it->string);
 			}
+			g_hash_table_add(before, it->string);
 			sub = *path ? g_strdup_printf("%s.%s", path, it->string) : g_strdup(it->string);
 		} else {
 			sub = g_strdup(path);
@@ -338,6 +345,8 @@ static void number_duplicates(struct ctx *c, cJSON *obj, const char *path)
 		g_free(sub);
 	}
 	g_hash_table_destroy(seen);
+	g_hash_table_destroy(before);
+	g_hash_table_destroy(next);
 }
 
 /* ------------------------------------------------------------ 2. read the tree */
@@ -1693,6 +1702,16 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 		}
 	}
 	g_free(buf);
+	{
+		/* threads: refused before anything is read of them (at most MAX_THREADS keys) */
+		const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks");
+		if (cJSON_IsObject(tasks) && (unsigned)cJSON_GetArraySize(tasks) > MAX_THREADS) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: tasks: %d threads (expected at most %u)", c.file,
+				    cJSON_GetArraySize(tasks), MAX_THREADS);
+			cJSON_Delete(root);
+			return NULL;
+		}
+	}
 
 	c.threads = g_ptr_array_new_with_free_func(thread_free);
 	c.res = g_ptr_array_new_with_free_func(res_free);
@@ -1706,9 +1725,10 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 		warn(&c, "accepted %u comment%s (json-c, which rt-app uses, accepts them)", nr_comments,
 		     nr_comments == 1 ? "" : "s");
 	number_duplicates(&c, root, "");
-	if (c.dups->len)
-		warn(&c, "accepted duplicate keys, numbered as rt-app's workgen numbers them and kept in file "
-			 "order (each duplicate event runs): %s", c.dups->str);
+	if (c.nr_dups)
+		warn(&c, "accepted %u duplicate key%s, numbered as rt-app's workgen numbers them and kept in file "
+			 "order (each duplicate event runs): %s%s", c.nr_dups, c.nr_dups == 1 ? "" : "s", c.dups->str,
+		     c.nr_dups > 20 ? ", ..." : "");
 
 	c.w = g_new0(struct ss_workload, 1);
 	base = g_path_get_basename(c.file);

@@ -5,8 +5,10 @@
 # give "file:line:col: nesting deeper than 64 lists and mappings" at the
 # 65th level, exit 1 and no result file; 64 levels pass the guard (the
 # loader then says what is wrong with them). rt-app JSON deeper than
-# cJSON's 1000 levels says so instead of "syntax error". `timeout` guards
-# against a hang; nothing here is timed.
+# cJSON's 1000 levels says so instead of "syntax error". rt-app: 20 000
+# threads are refused before any is read; 20 000 duplicate keys load
+# (numbered as workgen does, linear), the warning naming the first 20.
+# `timeout` guards against a hang; nothing here is timed.
 #   deep_input.sh SIMSCHED_BINARY SOURCE_DIR
 set -euo pipefail
 bin=$1
@@ -25,6 +27,9 @@ open(f"{d}/S99.yaml", "w").write("id: S99\nseries: " + "[" * 100000)
 open(f"{d}/d64.yaml", "w").write("name: x\nnested: " + "[" * 63 + "]" * 63 + "\n")
 open(f"{d}/d65.yaml", "w").write("name: x\nnested: " + "[" * 64 + "]" * 64 + "\n")
 open(f"{d}/deep.json", "w").write('{"tasks": ' + "[" * 100000)
+import json
+open(f"{d}/threads.json", "w").write(json.dumps({"tasks": {f"t{i}": {"run": 1000, "sleep": 1000} for i in range(20000)}}))
+open(f"{d}/dups.json", "w").write('{"tasks": {"a": {"run": 1000' + "".join(f', "run": {i + 1}' for i in range(20000)) + ', "sleep": 1000}}}')
 EOF2
 expect() {   # exit status, message pattern, command...
 	local want=$1 pat=$2; shift 2
@@ -49,4 +54,10 @@ expect 1 "unknown key 'nested'" "$bin" topo -t "$tmp/d64.yaml"
 expect 1 "d65.yaml:2:72: $deep" "$bin" topo -t "$tmp/d65.yaml"
 expect 1 "deep.json:1:1010: nesting deeper than 1000 arrays and objects (expected at most 1000, the JSON parser's limit)" \
 	"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/deep.json"
+expect 1 "threads.json: tasks: 20000 threads (expected at most 4096)" \
+	"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/threads.json"
+expect 0 "accepted 20000 duplicate keys, numbered as rt-app's workgen numbers them .*tasks.a.run -> run20, \.\.\.$" \
+	"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/dups.json" --warmup 0 --duration 1ms
+grep -q "tasks.a.run -> run1, tasks.a.run -> run2," "$tmp/err"
+! grep -q "run21" "$tmp/err"
 echo ok
