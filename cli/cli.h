@@ -30,6 +30,12 @@ bool ss_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, c
  * (NULL entries skipped). Prints "simsched: OPT PATH: ..." and returns false.
  */
 bool ss_cli_check_out(const char *opt, const char *path, const char *const *inputs, unsigned nr_inputs);
+/*
+ * The input files of a command for ss_cli_check_out(): a and b (either may
+ * be NULL) and every --policy-plugin file, NULL-terminated; *n gets the
+ * count. g_free the array (the strings are borrowed).
+ */
+const char **ss_cli_inputs(const char *a, const char *b, char **plugins, unsigned *n);
 
 /**
  * The command line as the user typed it (argv shell-quoted and joined,

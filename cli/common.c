@@ -148,6 +148,21 @@ bool ss_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, c
 	return false;
 }
 
+const char **ss_cli_inputs(const char *a, const char *b, char **plugins, unsigned *n)
+{
+	unsigned np = plugins ? g_strv_length(plugins) : 0, k = 0;
+	const char **v = g_new0(const char *, np + 3);
+
+	if (a)
+		v[k++] = a;
+	if (b)
+		v[k++] = b;
+	for (unsigned i = 0; i < np; i++)
+		v[k++] = plugins[i];
+	*n = k;
+	return v;
+}
+
 bool ss_cli_check_out(const char *opt, const char *path, const char *const *inputs, unsigned nr_inputs)
 {
 	if (!*path) {

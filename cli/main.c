@@ -707,15 +707,13 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "simsched: --sample-interval '%s': expected a time of at least 1ms\n", sample);
 		return 2;
 	}
-	if (json_path) {
-		/* refuse before simulating, rather than lose the run at the end */
-		const char *inputs[] = { topo_path, wl_path };
-		if (!ss_cli_check_out("--json", json_path, inputs, 2))
-			return 2;
-	}
 	{
-		const char *inputs[] = { topo_path, wl_path };
-		if (ss_cli_trace_check(&tr, json_path, inputs, 2))
+		/* refuse before simulating, rather than lose the run at the end (a plugin file is an input too) */
+		unsigned ni;
+		g_autofree const char **inputs = ss_cli_inputs(topo_path, wl_path, plugins, &ni);
+		if (json_path && !ss_cli_check_out("--json", json_path, inputs, ni))
+			return 2;
+		if (ss_cli_trace_check(&tr, json_path, inputs, ni))
 			return 2;
 	}
 	return execute_run(&a);
@@ -894,8 +892,9 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (out) {
-		const char *inputs[] = { topo_path, wl_path };
-		if (!ss_cli_check_out("--out", out, inputs, 2))
+		unsigned ni;
+		g_autofree const char **inputs = ss_cli_inputs(topo_path, wl_path, plugins, &ni);
+		if (!ss_cli_check_out("--out", out, inputs, ni))
 			goto out;
 	}
 	rc = 1;

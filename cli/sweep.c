@@ -79,8 +79,9 @@ int ss_cli_sweep(int argc, char **argv)
 		return 2;
 	}
 	{
-		const char *inputs[] = { spec_path };
-		if (!ss_cli_check_out("--out", out, inputs, 1))
+		unsigned ni;
+		g_autofree const char **inputs = ss_cli_inputs(spec_path, NULL, plugin_files, &ni);
+		if (!ss_cli_check_out("--out", out, inputs, ni))
 			return 2;
 	}
 	struct ss_sweep_opts o = { .out_path = out, .jobs = (unsigned)jobs, .resume = resume };

@@ -2,7 +2,9 @@
 # A failed run leaves no result file: when the JSON cannot be written, the
 # trace is not written either, and a trace that cannot be written takes the
 # JSON with it. A start_cpu the task may not use is reported at its
-# file:line:col with the CPUs it may use.
+# file:line:col with the CPUs it may use. A --policy-plugin file is an
+# input like the others: --json, --trace and --out onto it are refused,
+# and it is left as it was.
 #   result_files.sh SIMSCHED_BINARY SOURCE_DIR
 set -euo pipefail
 bin=$1
@@ -51,4 +53,18 @@ set +e
 set -e
 [ "$rc" = 1 ]
 grep -Eq "start_cpu 16 of task pair\[0\]/a is not a CPU the task may use on xeon6148 \(expected one of [0-9,-]+, the CPUs of --nodes 1\)$" "$tmp/e4" || { cat "$tmp/e4"; exit 1; }
+# a policy plugin is an input file: no result is written over it
+plugin="$(dirname "$bin")/plugins/cluster_first.so"
+cp "$plugin" "$tmp/pl.so"
+printf 'topologies: [%s]\nworkloads: [%s]\npolicies: [sis_util]\nloads: [25%%]\nseeds: 1\n' "$d" "$wl" > "$tmp/spec.yaml"
+for c in "run -t $d -w $wl --json" "run -t $d -w $wl --trace" "compare -t $d -w $wl --policies sis_util --out" \
+	"sweep --spec $tmp/spec.yaml --out"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$bin" ${c% *} --policy-plugin "$tmp/pl.so" ${c##* } "$tmp/pl.so" 2> "$tmp/e5"; rc=$?
+	set -e
+	[ "$rc" = 2 ] || { echo "$c onto the plugin: exit $rc"; exit 1; }
+	grep -q "that is an input file ($tmp/pl.so) of this command" "$tmp/e5" || { cat "$tmp/e5"; exit 1; }
+	cmp -s "$plugin" "$tmp/pl.so" || { echo "$c wrote over the plugin"; exit 1; }
+done
 echo "result files: ok"
