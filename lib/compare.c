@@ -588,7 +588,14 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GEr
 	g_autofree enum ss_kernel *col_kernel = NULL;
 	if (!compare_columns(spec, &xs, &labels, &col_policy, &col_kernel, err))
 		return NULL;
-	unsigned total = s->nr_loads * s->nr_policies * s->nr_seeds;
+	uint64_t grid = (uint64_t)s->nr_loads * s->nr_policies * s->nr_seeds;
+	if (grid > SS_CMP_MAX_POINTS) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "a grid of %" G_GUINT64_FORMAT " points (expected at most %u: %u loads x %u columns x %u seeds; "
+			    "a sweep, shardable, for more)", grid, SS_CMP_MAX_POINTS, s->nr_loads, s->nr_policies, s->nr_seeds);
+		return NULL;
+	}
+	unsigned total = (unsigned)grid;
 	struct job_ctx ctx = { .spec = s, .col_policy = col_policy, .col_kernel = col_kernel, .total = total };
 	struct ss_compare_result *r = NULL;
 	GError *perr = NULL;

@@ -2950,6 +2950,9 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 	g_autofree unsigned *spread = start_cpus(sim, nr_allowed);
 	/* where the harness (the shell that starts the benchmark) runs: CPU 0, or the first CPU of --nodes as under numactl -N */
 	sim->harness_cpu = ss_cpumask_first(sim->allowed_mask, sim->nr_cpus);
+	/* the estimate ss_workload_instantiate() refuses plans by (SS_WL_MAX_TASK_MEMORY) covers a task */
+	G_STATIC_ASSERT(sizeof(struct ss_task) + sizeof(struct ss_wl_task) + sizeof(struct ss_wl_prog) +
+			2 * (sizeof(struct ss_evq_slot) + 2 * sizeof(uint32_t)) + 64 <= SS_WL_TASK_BYTES);
 	sim->tasks = g_aligned_alloc0(sim->nr_tasks ? sim->nr_tasks : 1, sizeof(struct ss_task), 64);
 	ss_evq_set_hint_array(&sim->evq, sim->tasks, sizeof(struct ss_task));
 	sim->sync = g_new0(struct ss_sync_obj, sim->plan->nr_sync ? sim->plan->nr_sync : 1);

@@ -254,6 +254,16 @@ struct ss_wl_plan *ss_workload_instantiate(const struct ss_workload *w, unsigned
 			    SS_WL_MAX_TASKS, w->tasks_per_instance, w->instance);
 		return NULL;
 	}
+	if (inst * w->tasks_per_instance * (uint64_t)SS_WL_TASK_BYTES > SS_WL_MAX_TASK_MEMORY) {
+		uint64_t n = inst * w->tasks_per_instance;
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "workload '%s': %" G_GUINT64_FORMAT " tasks need about %.1f GiB (expected at most %u GiB for "
+			    "the tasks of a run, %u bytes each: at most %" G_GUINT64_FORMAT " tasks; a lower --load)",
+			    w->name, n, (double)n * SS_WL_TASK_BYTES / (double)(1u << 30),
+			    (unsigned)(SS_WL_MAX_TASK_MEMORY >> 30), SS_WL_TASK_BYTES,
+			    SS_WL_MAX_TASK_MEMORY / SS_WL_TASK_BYTES);
+		return NULL;
+	}
 
 	p = g_new0(struct ss_wl_plan, 1);
 	p->wl = w;

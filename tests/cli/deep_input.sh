@@ -8,6 +8,8 @@
 # cJSON's 1000 levels says so instead of "syntax error". rt-app: 20 000
 # threads are refused before any is read; 20 000 duplicate keys load
 # (numbered as workgen does, linear), the warning naming the first 20.
+# A plan whose tasks would need more than 4 GiB is refused before it is
+# allocated, with the estimate; compare refuses a grid over 10^6 points.
 # `timeout` guards against a hang; nothing here is timed.
 #   deep_input.sh SIMSCHED_BINARY SOURCE_DIR
 set -euo pipefail
@@ -60,4 +62,19 @@ expect 0 "accepted 20000 duplicate keys, numbered as rt-app's workgen numbers th
 	"$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$tmp/dups.json" --warmup 0 --duration 1ms
 grep -q "tasks.a.run -> run1, tasks.a.run -> run2," "$tmp/err"
 ! grep -q "run21" "$tmp/err"
+cat > "$tmp/many.yaml" <<'EOF2'
+name: many
+instance: group
+metric: {name: throughput, unit: transactions/s, higher_is_better: true}
+tasks:
+  - name: t
+    count: 4000
+    program: [run: 1ms]
+EOF2
+expect 2 "workload 'many': 8960000 tasks need about 10.0 GiB (expected at most 4 GiB for the tasks of a run, 1200 bytes each: at most 3579139 tasks; a lower --load)" \
+	"$bin" run -t "$src/topologies/spr224.yaml" -w "$tmp/many.yaml" --load 1000% --warmup 0 --duration 1ms
+expect 2 "a grid of 2000000 points (expected at most 1000000" \
+	"$bin" compare -t "$src/topologies/desktop-8c16t.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" --policies sis_util,sis_prop \
+	--load 1%..1000%/1% --seeds 1000 -q --out "$tmp/c.txt"
+[ ! -e "$tmp/c.txt" ]
 echo ok

@@ -82,6 +82,9 @@ double ss_cmp_metric_value(enum ss_cmp_metric m, const struct ss_results *r);
 unsigned *ss_cmp_parse_loads(const char *spec, unsigned *n, GError **err);
 
 /** What to compare. The base config's policy and load are replaced per point. */
+/** Points (loads × columns × seeds) a comparison may have: 10^6 (more is a sweep's work: shards, --resume). */
+#define SS_CMP_MAX_POINTS 1000000u
+
 struct ss_compare_spec {
 	struct ss_run_config base;     /* topology, workload, params, duration, warmup, nodes, features */
 	const char *const *policies;   /* nr_policies names; the first is the baseline */

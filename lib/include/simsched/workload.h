@@ -287,6 +287,14 @@ struct ss_workload *ss_workload_load_string_params(const char *yaml, size_t len,
 #define SS_WL_MAX_DURATION_NS UINT64_C(1000000000000000)
 /** Most tasks one plan may hold (ss_workload_instantiate fails beyond). */
 #define SS_WL_MAX_TASKS (1u << 24)
+/**
+ * Most memory a run's tasks may need (the plan's and the simulator's per-task
+ * state, SS_WL_TASK_BYTES each): 4 GiB. ss_workload_instantiate fails beyond,
+ * before allocating, with the estimate in the message.
+ */
+#define SS_WL_MAX_TASK_MEMORY (UINT64_C(4) << 30)
+/** What one task needs, about: its plan entry and program state, its path, its simulator state and events. */
+#define SS_WL_TASK_BYTES 1200u
 
 /**
  * Instantiate at load_pct_x100 (percent × 100, > 0; 100 % = 10000) of nr_cpus
