@@ -103,6 +103,7 @@ struct ctx {
 	GString *dups;        /* paths of numbered duplicate keys (the first 20) */
 	unsigned nr_dups;     /* duplicate keys numbered */
 	GString *ignored;     /* global settings without scheduling meaning */
+	GString *unknown_global;   /* global settings rt-app does not read either */
 	bool warned_dl, warned_mutex, warned_fork, warned_suspend;
 	struct ss_workload *w;
 	unsigned total_insn;
@@ -816,7 +817,13 @@ static bool parse_global(struct ctx *c, const cJSON *g)
 			if (cJSON_IsTrue(it))
 				return fail(c, p, "priority-inheritance mutexes are not modelled by simsched");
 		} else {
-			return fail(c, p, "unknown global setting '%s'", it->string);
+			/*
+			 * rt-app's parse_global() (src/rt-app_parse_config.c) reads the
+			 * settings it knows by name and never looks at the others, so a
+			 * file with one it does not know (Android's use cases' "frag",
+			 * LISA's "logstats") runs there: ignored here too, named.
+			 */
+			g_string_append_printf(c->unknown_global, "%s%s", c->unknown_global->len ? ", " : "", it->string);
 		}
 	}
 	return true;
@@ -1718,6 +1725,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	c.warnings = g_ptr_array_new_with_free_func(g_free);
 	c.dups = g_string_new(NULL);
 	c.ignored = g_string_new(NULL);
+	c.unknown_global = g_string_new(NULL);
 	if (nr_commas)
 		warn(&c, "accepted %u trailing comma%s before a closing bracket (json-c, which rt-app uses, "
 			 "accepts them)", nr_commas, nr_commas == 1 ? "" : "s");
@@ -1738,6 +1746,9 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	cJSON_Delete(root);
 	if (ok && c.ignored->len)
 		warn(&c, "global: ignored, no scheduling meaning in a simulator: %s", c.ignored->str);
+	if (ok && c.unknown_global->len)
+		warn(&c, "global: ignored, settings rt-app does not read either (its parse_global() takes the ones it "
+			 "knows by name): %s", c.unknown_global->str);
 	if (ok) {
 		g_ptr_array_add(c.warnings, NULL);
 		c.w->warnings = (char **)g_ptr_array_free(c.warnings, FALSE);
@@ -1752,6 +1763,7 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 	g_ptr_array_free(c.res, TRUE);
 	g_string_free(c.dups, TRUE);
 	g_string_free(c.ignored, TRUE);
+	g_string_free(c.unknown_global, TRUE);
 	return c.w;
 }
 
