@@ -483,9 +483,15 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 		e->us = (uint64_t)n;
 		return true;
 	case EV_MEM:
-	case EV_IORUN:
+	case EV_IORUN: {
+		/* the key as written ("memrun"), and the event rt-app reads it as (by prefix) */
+		const char *key = strrchr(path, '.') ? strrchr(path, '.') + 1 : path;
+		if (strcmp(key, ev_name(k)))
+			return fail(c, path, "'%s' is rt-app's '%s' event, not modelled by simsched (it has no memory or I/O "
+				    "model)", key, ev_name(k));
 		return fail(c, path, "event '%s' is not modelled by simsched (it has no memory or I/O model)",
 			    ev_name(k));
+	}
 	case EV_YIELD:
 		return fail(c, path, "event 'yield' is not modelled by simsched (sched_yield() is not simulated)");
 	case EV_TIMER:
@@ -617,8 +623,15 @@ static int sched_key(struct ctx *c, struct thread *t, struct phase *ph, const cJ
 			return -1;
 		if (!c->warned_dl) {
 			c->warned_dl = true;
-			warn(c, "%s: SCHED_DEADLINE parameters are ignored for SCHED_OTHER threads, as rt-app "
-				"ignores them", p);
+			if (!strcmp(k, "dl-runtime"))
+				/* from Linux v6.12 sched_attr::sched_runtime sets a fair task's se->slice (its
+				 * custom slice, __setparam_fair()); v6.6 ignores it for SCHED_OTHER */
+				warn(c, "%s: ignored: rt-app passes it as sched_attr.sched_runtime, which Linux uses as a "
+					"SCHED_OTHER task's custom slice from v6.12; the kernels modelled (v6.6, v5.17) have no "
+					"custom slice", p);
+			else
+				warn(c, "%s: SCHED_DEADLINE parameters are ignored for SCHED_OTHER threads, as rt-app "
+					"ignores them", p);
 		}
 		return 1;
 	}
@@ -629,9 +642,9 @@ static int sched_key(struct ctx *c, struct thread *t, struct phase *ph, const cJ
 
 		if (!get_string(c, it, p, &s))
 			return -1;
-		if (*s)
+		if (*s && strcmp(s, "/"))
 			return fail(c, p, "task groups (cgroup '%s') are not modelled by simsched", s) ? 1 : -1;
-		return 1;   /* "" = no task group, as rt-app reads it */
+		return 1;   /* "" = no task group, as rt-app reads it; "/" = the root group, where every task is anyway */
 	}
 	if (!strcmp(k, "nodes_membind") || !strcmp(k, "membind_nodes"))
 		return fail(c, p, "NUMA memory binding is not modelled by simsched") ? 1 : -1;

@@ -95,4 +95,13 @@ bad 1 "$tmp/syntax.json" "$tmp/syntax.json:3:"
 # as rt-app's parse_global() ignores them
 echo '{"global": {"frag": 6, "logstats": true}, "tasks": {"t": {"run": 1000, "sleep": 1000}}}' > "$tmp/frag.json"
 bad 0 "$tmp/frag.json" "$tmp/frag.json: global: ignored, settings rt-app does not read either (its parse_global() takes the ones it knows by name): frag, logstats"
+# taskgroup "/" is the root group (every task is in it); dl-runtime of a SCHED_OTHER thread is a custom slice from v6.12;
+# a memory event named as written
+echo '{"tasks": {"t": {"taskgroup": "/", "run": 1000, "sleep": 1000}}}' > "$tmp/root.json"
+"$bin" run -t "$topo" -w "$tmp/root.json" --warmup 0 --duration 10ms > /dev/null 2> "$tmp/err"
+! grep -q "task groups" "$tmp/err"
+echo '{"tasks": {"t": {"dl-runtime": 1000, "run": 1000, "sleep": 1000}}}' > "$tmp/slice.json"
+bad 0 "$tmp/slice.json" "$tmp/slice.json: tasks.t.dl-runtime: ignored: rt-app passes it as sched_attr.sched_runtime, which Linux uses as a SCHED_OTHER task's custom slice from v6.12"
+echo '{"tasks": {"t": {"phases": {"p": {"run": 100, "memrun": 10}}}}}' > "$tmp/memrun.json"
+bad 1 "$tmp/memrun.json" "$tmp/memrun.json: tasks.t.phases.p.memrun: 'memrun' is rt-app's 'mem' event, not modelled by simsched"
 echo "rtapp ok"
