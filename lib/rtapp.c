@@ -1674,6 +1674,21 @@ struct ss_workload *ss_rtapp_load_string(const char *text, size_t len, const cha
 		g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s: contains a NUL byte (expected JSON text)", c.file);
 		return NULL;
 	}
+	for (size_t i = 0; i + 5 < len; i++) {
+		/* "\u0000": a NUL inside a string, which C strings (rt-app's json-c, cJSON) cut the name at */
+		if (text[i] == '\\' && text[i + 1] == 'u' && text[i + 2] == '0' && text[i + 3] == '0' && text[i + 4] == '0' &&
+		    text[i + 5] == '0') {
+			size_t bs = 0, line, col;
+			for (size_t j = i; j > 0 && text[j - 1] == '\\'; j--)
+				bs++;
+			if (bs % 2)
+				continue;   /* an escaped backslash then "u0000": text */
+			line_col(text, i, &line, &col);
+			g_set_error(err, SS_ERROR, SS_ERROR_PARSE, "%s:%zu:%zu: a \\u0000 escape, a NUL character in a string "
+				    "(expected text without NUL: names and values end at it in C)", c.file, line, col);
+			return NULL;
+		}
+	}
 	buf = loosen(text, len, &nr_comments, &nr_commas);
 	root = cJSON_ParseWithLengthOpts(buf, len, &end, false);
 	if (!root) {

@@ -104,4 +104,9 @@ echo '{"tasks": {"t": {"dl-runtime": 1000, "run": 1000, "sleep": 1000}}}' > "$tm
 bad 0 "$tmp/slice.json" "$tmp/slice.json: tasks.t.dl-runtime: ignored: rt-app passes it as sched_attr.sched_runtime, which Linux uses as a SCHED_OTHER task's custom slice from v6.12"
 echo '{"tasks": {"t": {"phases": {"p": {"run": 100, "memrun": 10}}}}}' > "$tmp/memrun.json"
 bad 1 "$tmp/memrun.json" "$tmp/memrun.json: tasks.t.phases.p.memrun: 'memrun' is rt-app's 'mem' event, not modelled by simsched"
+# a NUL inside a string (\u0000) is refused where it is; an escaped backslash before u0000 is text
+printf '{"tasks": {"a\\u0000b": {"run": 1000, "sleep": 1000}}}' > "$tmp/nul.json"
+bad 1 "$tmp/nul.json" "$tmp/nul.json:1:14: a \\u0000 escape, a NUL character in a string"
+printf '{"tasks": {"a\\\\u0000b": {"run": 1000, "sleep": 1000}}}' > "$tmp/bs.json"
+"$bin" run -t "$topo" -w "$tmp/bs.json" --warmup 0 --duration 1ms > /dev/null
 echo "rtapp ok"
