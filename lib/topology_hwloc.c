@@ -41,6 +41,7 @@
 #include "ss_input.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -588,6 +589,17 @@ char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *wa
 	}
 	if (len > G_MAXINT - 1 || hwloc_topology_set_xmlbuffer(h.topo, xml, (int)len + 1) < 0 ||
 	    hwloc_topology_load(h.topo) < 0) {
+		/* an export newer than this libhwloc reads: <topology version="3.0"> (hwloc 2.x reads 1.x and 2.x) */
+		const char *tv = strstr(xml, "<topology version=\"");
+		unsigned major = tv ? (unsigned)strtoul(tv + strlen("<topology version=\""), NULL, 10) : 0;
+		if (major > HWLOC_API_VERSION >> 16) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: an hwloc %u.x XML export (<topology version=\"%u...\">), which libhwloc %s, built into "
+				    "simsched, cannot read (expected a v1 or v2 export: lstopo of hwloc 1.x or 2.x, or simsched "
+				    "built with a libhwloc of version %u or later)",
+				    path, major, major, HWLOC_VERSION, major);
+			goto out;
+		}
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 			    "%s: not a valid hwloc XML topology (libhwloc %s could not load it; expected an `lstopo FILE.xml` "
 			    "export, v1 or v2; HWLOC_XML_VERBOSE=1 shows the parser's reason)", path, HWLOC_VERSION);

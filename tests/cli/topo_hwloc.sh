@@ -106,4 +106,7 @@ printf 'this is not XML at all\n' > "$tmp/garbage.xml"
 expect_fail "garbage" "^simsched: .*/garbage\.xml: not a valid hwloc XML topology" --hwloc "$tmp/garbage.xml"
 head -c 300 "$tmp/m2.xml" > "$tmp/cut.xml"
 expect_fail "truncated XML" "^simsched: .*/cut\.xml: not a valid hwloc XML topology" --hwloc "$tmp/cut.xml"
+# an export of a newer hwloc than the one built in says so (hwloc 2.x reads v1 and v2 exports)
+sed 's/<topology version="2.0"/<topology version="3.0"/' "$tmp/m2.xml" > "$tmp/v3.xml"
+expect_fail "hwloc 3 XML" "^simsched: .*/v3\.xml: an hwloc 3\.x XML export .*, which libhwloc [0-9.]*, built into simsched, cannot read .expected a v1 or v2 export" --hwloc "$tmp/v3.xml"
 echo "topo import --hwloc ok"
