@@ -111,9 +111,15 @@ static int read_file_max(const char *path, bool optional, size_t max, char **out
 	}
 	txt[len] = 0;
 	if (strlen(txt) != len) {
-		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: contains a NUL byte (expected text)", path);
-		g_free(txt);
-		return -1;
+		/* NUL bytes at the end only (a copied tree: "0-3\n\0", as in hwloc's test tarballs): the text
+		 * ends at the first, as for hwloc, which reads attributes as C strings */
+		for (size_t i = strlen(txt); i < len; i++)
+			if (txt[i] != '\0') {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: contains a NUL byte before its end (expected text)",
+					    path);
+				g_free(txt);
+				return -1;
+			}
 	}
 	g_strstrip(txt);
 	*out = txt;
@@ -454,8 +460,63 @@ static int read_online(struct ss_imp *im, GError **err)
 	unsigned bad = 0;
 	int rc = -1;
 
-	if (read_file(path, false, &txt, err) < 0)
+	int have = read_file(path, true, &txt, err);
+	if (have < 0)
 		goto out;
+	if (!have) {
+		/*
+		 * No cpu/online (kernels before 2.6.27, and trees copied from
+		 * them): the CPUs are the cpuN directories, each online unless its
+		 * cpuN/online holds 0, as hwloc's look_sysfscpu() (topology-linux.c)
+		 * reads them.
+		 */
+		GDir *d = g_dir_open(im->cpu_dir, 0, NULL);
+		GString *list = g_string_new(NULL);
+		const char *n;
+		uint64_t seen[SS_MAX_CPUS / 64] = { 0 };
+
+		while (d && (n = g_dir_read_name(d))) {
+			char *end;
+			unsigned long c;
+			if (strncmp(n, "cpu", 3) || !g_ascii_isdigit(n[3]) || (c = strtoul(n + 3, &end, 10), *end) ||
+			    c >= SS_MAX_CPUS)
+				continue;
+			char *op = g_strdup_printf("%s/%s/online", im->cpu_dir, n), *ot = NULL;
+			int r = read_file(op, true, &ot, err);
+			g_free(op);
+			if (r < 0) {
+				g_free(ot);
+				g_dir_close(d);
+				g_string_free(list, TRUE);
+				goto out;
+			}
+			if (!r || strcmp(ot, "0"))
+				ss_cpumask_set(seen, (unsigned)c);
+			g_free(ot);
+		}
+		if (d)
+			g_dir_close(d);
+		for (unsigned c = 0; c < SS_MAX_CPUS; c++) {
+			if (!ss_cpumask_test(seen, c))
+				continue;
+			unsigned e = c;
+			while (e + 1 < SS_MAX_CPUS && ss_cpumask_test(seen, e + 1))
+				e++;
+			g_string_append_printf(list, list->len ? ",%u" : "%u", c);
+			if (e > c)
+				g_string_append_printf(list, "-%u", e);
+			c = e;
+		}
+		if (!list->len) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s: missing, and no cpuN directory beside it (expected cpu/online, or cpu0, cpu1, ...)", path);
+			g_string_free(list, TRUE);
+			goto out;
+		}
+		ss_imp_warn(im, "%s: missing (a kernel before 2.6.27?): the online CPUs %s are the cpuN directories whose "
+			    "online file is not 0, as hwloc reads them", path, list->str);
+		txt = g_string_free(list, FALSE);
+	}
 	if (ss_cpumask_parse_list(txt, big, SS_MAX_CPUS, &bad) != 0) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
 			    "%s: bad cpulist \"%s\" at character %u (expected a kernel cpulist like \"0-7\", CPUs < %u)",
