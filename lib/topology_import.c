@@ -1026,11 +1026,23 @@ static int read_nodes(struct ss_imp *im, GError **err)
 			for (unsigned j = 0; j < im->nr_nodes; j++)
 				im->dist[i * im->nr_nodes + j] = i == j ? 10 : 20;
 	}
-	/* ACPI SLIT rules, as ss_topology_load checks them */
+	/*
+	 * ACPI SLIT rules, as ss_topology_load checks them, between the nodes
+	 * with CPUs: a memory-only node (a GPU's HBM on GH200, CXL memory) may
+	 * be 255, unreachable, from or to the others (numactl -H prints what
+	 * node_distance() gives), and the machine written keeps only the nodes
+	 * with CPUs anyway.
+	 */
+	bool *has_cpu = g_new0(bool, im->nr_nodes);
+	for (unsigned c = 0; c < im->nr_cpus; c++)
+		has_cpu[im->cpu_node[c]] = true;
 	for (unsigned i = 0; i < im->nr_nodes; i++) {
 		for (unsigned j = 0; j < im->nr_nodes; j++) {
 			unsigned v = im->dist[i * im->nr_nodes + j];
 			const char *what = NULL;
+
+			if (!has_cpu[i] || !has_cpu[j])
+				continue;
 
 			if (i == j && v != 10)
 				what = "local distance is not 10 (expected 10 on the diagonal)";
@@ -1045,10 +1057,12 @@ static int read_nodes(struct ss_imp *im, GError **err)
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: entry %u (node%u) is %u: %s", p, j,
 					    im->node_ids[j], v, what);
 				g_free(p);
+				g_free(has_cpu);
 				goto out;
 			}
 		}
 	}
+	g_free(has_cpu);
 masks:
 	for (unsigned c = 0; c < im->nr_cpus; c++)
 		for (unsigned d = 0; d < im->nr_cpus; d++)
