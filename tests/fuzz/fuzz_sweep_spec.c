@@ -1,0 +1,16 @@
+/* Fuzz target: a sweep spec (ss_sweep_spec_load), its paths relative to the seeds' directory. */
+#include "fuzz.h"
+#include "simsched/sweep.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	GError *err = NULL;
+	struct ss_sweep_spec *s;
+
+	if (size > FUZZ_MAX_INPUT)
+		return 0;
+	s = ss_sweep_spec_load(fuzz_file(data, size, "spec.yaml"), &err);
+	ss_sweep_spec_free(s);
+	g_clear_error(&err);
+	return 0;
+}
