@@ -3539,6 +3539,7 @@ void ss_run_observe(const struct ss_run *run, struct ss_run_obs *o)
 	o->percentile_x10 = sim->res->percentile_x10;
 	o->metric_latency = sim->obs_lat;
 	o->events = sim->res->events;
+	o->all_exited = sim->finish_ns != 0;
 	o->nr_idle_scan_pending = (ss_feat(sim->features, SS_FEAT_SIS_UTIL) || ss_feat(sim->features, SS_FEAT_SIS_UTIL_LINEAR)) &&
 		(!sim->res->nr_idle_scan_written || sim->res->nr_idle_scan_written_ns > sim->now);
 }

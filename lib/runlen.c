@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-unsigned ss_mser(const double *z, unsigned n, double *stat)
+unsigned ss_mser(const double *z, unsigned n, unsigned max_d, double *stat)
 {
 	double mean = 0, s1 = 0, s2 = 0, best = INFINITY;
 	unsigned bd = 0;
@@ -24,17 +24,19 @@ unsigned ss_mser(const double *z, unsigned n, double *stat)
 			*stat = 0;
 		return 0;
 	}
+	if (max_d > n - 2)
+		max_d = n - 2;
 	for (unsigned i = 0; i < n; i++)
 		mean += z[i];
 	mean /= n;
-	/* suffix sums of the centred series, from the end: m = n − d values */
+	/* suffix sums of the centred series, from the end: m = n - d values */
 	for (unsigned d = n; d-- > 0;) {
 		double x = z[d] - mean;
 		unsigned m = n - d;
 
 		s1 += x;
 		s2 += x * x;
-		if (m < 2)
+		if (d > max_d)
 			continue;
 		double ss = s2 - s1 * s1 / m;
 		double v = (ss > 0 ? ss : 0) / ((double)m * m);
@@ -55,7 +57,7 @@ unsigned ss_mser5(const double *y, unsigned n, unsigned *nr_batches)
 
 	for (unsigned i = 0; i < nb; i++)
 		z[i] = (y[5 * i] + y[5 * i + 1] + y[5 * i + 2] + y[5 * i + 3] + y[5 * i + 4]) / 5;
-	unsigned d = ss_mser(z, nb, NULL);
+	unsigned d = ss_mser(z, nb, nb, NULL);
 	g_free(z);
 	if (nr_batches)
 		*nr_batches = nb;
@@ -76,8 +78,12 @@ double ss_t975(unsigned df)
 		return NAN;
 	if (df <= 40)
 		return t[df];
-	/* Cornish-Fisher: z + (z³ + z) / (4 df), z = 1.95996 (within 0.001 above 40) */
-	return 1.959964 + (1.959964 * 1.959964 * 1.959964 + 1.959964) / (4.0 * df);
+	/* Cornish-Fisher, two terms: z + (z³ + z) / (4 df) + (5z⁵ + 16z³ + 3z) / (96 df²), z = 1.959964
+	 * (Abramowitz & Stegun 26.7.5; within 0.0002 of the exact value above 40) */
+	{
+		const double z = 1.959964, z3 = z * z * z, z5 = z3 * z * z, v = (double)df;
+		return z + (z3 + z) / (4.0 * v) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v);
+	}
 }
 
 bool ss_batch_means(const double *x, unsigned k, double *mean, double *half_width, double *vn_z)
@@ -108,21 +114,22 @@ bool ss_batch_means(const double *x, unsigned k, double *mean, double *half_widt
 struct rl_side {
 	struct ss_run *run;
 	struct ss_run_obs o;            /* the observation at the last pause */
-	GArray *mser;                   /* double: the figure of each MSER-5 batch from t = 0 */
+	GArray *mser;                   /* double: the figure of each MSER-5 batch since mser_base */
+	unsigned mser_base;             /* MSER-5 batches before the series (cut at an interval without a figure) */
 	uint64_t mser_c0;               /* the count at the current MSER batch's start */
 	struct ss_lat_hist *mser_h0;    /* percentile metrics: the histogram there */
-	bool steady;                    /* MSER-5 put the truncation in the first half, SS_RL_MSER_HOLD times in a row */
-	unsigned hold;                  /* evaluations in a row with the truncation in the first half */
-	unsigned mser_d, mser_n;        /* its d* and n at the last evaluation */
+	bool steady;                    /* MSER-5's truncation inside the first half, SS_RL_MSER_HOLD times in a row */
+	bool evaluated;                 /* MSER-5 was computed at least once */
+	unsigned hold;                  /* evaluations in a row with the truncation inside the first half */
+	unsigned mser_d, mser_n;        /* its d* (from t = 0) and n at the last evaluation */
 	uint64_t cum[SS_RL_MAX_BATCHES + 1];       /* counts at the window's batch boundaries */
 	struct ss_lat_hist *snap;                  /* percentile: SS_RL_MAX_BATCHES + 1 histograms there */
 	double val[SS_RL_MAX_BATCHES];
-	double mean, hw, vn;
-	double delta, delta_hw;         /* against side 0, % */
+	double mean, hw, vn;            /* NAN until computed */
+	double delta, delta_hw;         /* against side 0, %; NAN until computed */
 };
 
 struct rl {
-	const struct ss_run_config *cfgs;
 	unsigned n;
 	struct rl_side *s;
 	double precision;               /* 0: a fixed duration after the warmup */
@@ -131,12 +138,13 @@ struct rl {
 	unsigned measure, pct_x10;
 	uint64_t bpt;
 	struct ss_lat_hist tmp;
-	/* progress */
 	unsigned nobs;                  /* observations since t = 0 */
-	bool in_window, capped, waited_scan;
-	uint64_t win_start;
+	bool in_window, capped, waited_scan, exited;
+	uint64_t win_start, exited_ns;
 	unsigned nobs_w, k, b;          /* window: observations, complete batches, observations per batch */
+	unsigned passes;                /* judgements in a row that passed */
 	const char *stopped;
+	bool no_interval;               /* the interval could not be computed (a batch without a figure, a mean of 0) */
 };
 
 static uint64_t obs_count(const struct rl *rl, const struct ss_run_obs *o)
@@ -176,33 +184,33 @@ static void mser_batch(struct rl *rl, struct rl_side *sd)
 {
 	uint64_t c = obs_count(rl, &sd->o);
 	double v = figure(rl, c - sd->mser_c0, sd->mser_h0, sd->o.metric_latency, 5 * rl->batch_ns);
-	unsigned n;
+	unsigned n, d;
 
-	g_array_append_val(sd->mser, v);
 	sd->mser_c0 = c;
 	if (sd->mser_h0)
 		*sd->mser_h0 = *sd->o.metric_latency;
-	n = sd->mser->len;
-	if (n < SS_RL_MSER_MIN || !isfinite(v)) {
+	if (!isfinite(v)) {
+		/* an interval without a figure (no wakeups): the steady part starts after it */
+		sd->mser_base += sd->mser->len + 1;
+		g_array_set_size(sd->mser, 0);
 		sd->hold = 0;
 		sd->steady = false;
 		return;
 	}
-	for (unsigned i = 0; i < n; i++)
-		if (!isfinite(g_array_index(sd->mser, double, i))) {
-			sd->hold = 0;
-			sd->steady = false;
-			return;   /* an interval without a figure (no wakeups): not yet */
-		}
-	sd->mser_d = ss_mser((const double *)(void *)sd->mser->data, n, NULL);
-	sd->mser_n = n;
+	g_array_append_val(sd->mser, v);
+	n = sd->mser->len;
+	if (n < SS_RL_MSER_MIN)
+		return;
 	/*
-	 * Steady: the truncation in the first half (White 1997's rule), at
-	 * SS_RL_MSER_HOLD evaluations in a row — a series that ends just after a
-	 * transient's end has its cut at 0 (the new level is too short to
-	 * outweigh the old one) until it has grown a few batches more.
+	 * d* over all but the last tenth (at least 5 batches: a short tail of
+	 * equal batches, quantised counts, has MSER 0 and would win); steady
+	 * when it lies in the first half (White 1997).
 	 */
-	sd->hold = 2 * sd->mser_d <= n ? sd->hold + 1 : 0;
+	d = ss_mser((const double *)(void *)sd->mser->data, n, n - MAX(5u, n / 10), NULL);
+	sd->evaluated = true;
+	sd->mser_d = sd->mser_base + d;
+	sd->mser_n = sd->mser_base + n;
+	sd->hold = d <= n / 2 ? sd->hold + 1 : 0;
 	sd->steady = sd->hold >= SS_RL_MSER_HOLD;
 }
 
@@ -227,35 +235,48 @@ static void begin_window(struct rl *rl)
 	}
 }
 
-/* The k batches' figures of every side, their means and intervals, and the Δs against side 0; whether all are within target. */
+/*
+ * The k batches' figures of every side, their means and intervals, and the
+ * Δs against side 0; whether every one is within the target. A batch
+ * without a figure or a baseline mean of 0 leaves the intervals NAN.
+ */
 static bool evaluate(struct rl *rl)
 {
 	uint64_t len = (uint64_t)rl->b * rl->batch_ns;
 	bool ok = true;
 
+	rl->no_interval = false;
 	for (unsigned i = 0; i < rl->n; i++) {
 		struct rl_side *sd = &rl->s[i];
+		bool finite = rl->k >= 2;
 
+		sd->mean = sd->hw = sd->vn = sd->delta = sd->delta_hw = NAN;
 		for (unsigned j = 0; j < rl->k; j++) {
 			sd->val[j] = figure(rl, sd->cum[j + 1] - sd->cum[j], sd->snap ? &sd->snap[j] : NULL,
 					    sd->snap ? &sd->snap[j + 1] : NULL, len);
-			if (!isfinite(sd->val[j]))
-				ok = false;
+			finite &= isfinite(sd->val[j]);
 		}
-		if (!ok)
+		if (!finite) {
+			rl->no_interval = true;
+			ok = false;
 			continue;
+		}
 		ss_batch_means(sd->val, rl->k, &sd->mean, &sd->hw, &sd->vn);
 		if (!rl->paired && (!(sd->mean != 0) || sd->hw > rl->precision * fabs(sd->mean) || sd->vn > SS_RL_VN_CRIT))
 			ok = false;
+		if (!rl->paired && !(sd->mean != 0))
+			rl->no_interval = true;
 	}
-	if (!ok || !rl->paired)
+	if (rl->no_interval || !rl->paired)
 		return ok;
 	for (unsigned i = 1; i < rl->n; i++) {
 		struct rl_side *a = &rl->s[0], *bs = &rl->s[i];
 		double d[SS_RL_MAX_BATCHES], r, dm, dhw, dvn;
 
-		if (!(a->mean != 0))
+		if (!(a->mean != 0)) {
+			rl->no_interval = true;
 			return false;
+		}
 		/* the ratio estimator: R = ȳ_B / ȳ_A, d_j = y_B,j − R y_A,j, half-width t s_d / (√k ȳ_A) */
 		r = bs->mean / a->mean;
 		for (unsigned j = 0; j < rl->k; j++)
@@ -269,9 +290,16 @@ static bool evaluate(struct rl *rl)
 	return ok;
 }
 
-/* A window batch boundary at this pause: record it; merge 40 into 20; true when the window should end here. */
+/*
+ * A window batch boundary at this pause: record it; merge 64 into 32; judge
+ * the window when it has 32 batches (its length doubled since the last
+ * judgement). true when the window ends here: SS_RL_LOOKS judgements in a
+ * row passed, or another batch would pass the cap.
+ */
 static bool window_batch(struct rl *rl)
 {
+	bool judge = false;
+
 	for (unsigned i = 0; i < rl->n; i++)
 		boundary(rl, &rl->s[i], rl->k + 1);
 	rl->k++;
@@ -287,14 +315,21 @@ static bool window_batch(struct rl *rl)
 		}
 		rl->k = SS_RL_MAX_BATCHES / 2;
 		rl->b *= 2;
+		judge = true;
+	} else if (rl->k == SS_RL_MIN_BATCHES && rl->b == 1) {
+		judge = true;
 	}
-	if (rl->k < SS_RL_MIN_BATCHES)
-		return false;
-	if (evaluate(rl)) {
-		rl->stopped = "precision";
-		return true;
+	if (judge) {
+		rl->passes = evaluate(rl) ? rl->passes + 1 : 0;
+		if (rl->passes >= SS_RL_LOOKS) {
+			rl->stopped = "precision";
+			return true;
+		}
 	}
-	if (rl->s[0].o.now_ns - rl->win_start >= rl->duration) {
+	/* the window is a whole number of batches, at most the cap */
+	if (rl->s[0].o.now_ns - rl->win_start + (uint64_t)rl->b * rl->batch_ns > rl->duration) {
+		if (!judge)
+			evaluate(rl);   /* what the window holds, for the report */
 		rl->stopped = "cap";
 		return true;
 	}
@@ -317,6 +352,7 @@ static void fill_info(const struct rl *rl, unsigned i, struct ss_results *r)
 	x->max_duration_ns = rl->precision ? rl->duration : 0;
 	x->batch_ns = rl->batch_ns;
 	x->stopped = rl->stopped;
+	x->mean = x->half_width = x->von_neumann_z = x->delta_pct = x->delta_half_width_pct = NAN;
 	if (rl->precision) {
 		x->batches = rl->k;
 		x->batch_len_ns = (uint64_t)rl->b * rl->batch_ns;
@@ -330,25 +366,36 @@ static void fill_info(const struct rl *rl, unsigned i, struct ss_results *r)
 		x->delta_pct = sd->delta;
 		x->delta_half_width_pct = sd->delta_hw;
 	}
-	if (rl->precision && !strcmp(rl->stopped, "cap")) {
-		g_autofree char *what = rl->paired
-			? g_strdup_printf("the paired delta's 95 %% interval is still wider than +-%g %%", 100.0 * rl->precision)
-			: g_strdup_printf("the 95 %% interval of the figure is still wider than +-%g %% of its mean", 100.0 * rl->precision);
-		ss_results_warn(r, g_strdup_printf("--precision: %s at the cap of %.3f s (%u batches of %.3f s; raise --duration, "
-						 "or ask for less)", what, (double)rl->duration / 1e9, rl->k,
-						 (double)x->batch_len_ns / 1e9));
+	if (rl->exited)
+		ss_results_warn(r, g_strdup_printf("every task of the workload exited at %.6f s: the window ended at the "
+						   "next observation, and there is no steady state to measure after it",
+						   (double)rl->exited_ns / 1e9));
+	else if (rl->precision && !strcmp(rl->stopped, "cap")) {
+		g_autofree char *what = rl->no_interval
+			? g_strdup("no interval could be computed (a batch without a figure, e.g. no wakeups, or a mean of 0)")
+			: rl->paired
+			? g_strdup_printf("the paired delta's 95 %% interval is still wider than +-%g %%, or its batches not "
+					  "independent", 100.0 * rl->precision)
+			: g_strdup_printf("the 95 %% interval of the figure is still wider than +-%g %% of its mean, or its "
+					  "batches not independent", 100.0 * rl->precision);
+		ss_results_warn(r, g_strdup_printf("--precision: %s at the cap of %.3f s (%u batches of %.3f s; raise "
+						   "--duration, or ask for less)", what, (double)rl->duration / 1e9, rl->k,
+						   (double)x->batch_len_ns / 1e9));
 	}
-	if (rl->capped)
-		ss_results_warn(r, g_strdup_printf("--warmup auto: %s by its cap of %.3f s: the window starts there",
-						 rl->waited_scan ? "an LLC's nr_idle_scan was still unwritten"
-								 : "MSER-5 found no steady state (its truncation point stayed in the second half)",
-						 (double)rl->warmup_cap / 1e9));
+	if (rl->capped) {
+		const char *why = rl->waited_scan ? "an LLC's nr_idle_scan was still unwritten when MSER-5 found it steady"
+				: !sd->evaluated ? "the cap came before MSER-5 could decide (it needs 20 batches of 5 "
+						    "observations with a figure, then 10 evaluations in a row)"
+				: "MSER-5 found no steady state (its truncation point stayed at the end of the first half)";
+		ss_results_warn(r, g_strdup_printf("--warmup auto: %s, by its cap of %.3f s: the window starts there", why,
+						   (double)rl->warmup_cap / 1e9));
+	}
 }
 
 static bool run_group(const struct ss_run_config *cfgs, unsigned n, double precision, bool paired,
 		      struct ss_results **res, GError **err)
 {
-	struct rl rl = { .cfgs = cfgs, .n = n, .precision = precision, .paired = paired };
+	struct rl rl = { .n = n, .precision = precision, .paired = paired };
 	struct ss_run_ctl ctl;
 	bool ok = false;
 
@@ -364,6 +411,14 @@ static bool run_group(const struct ss_run_config *cfgs, unsigned n, double preci
 			    "apply (use seeds for its spread)", ss_workload_name(cfgs[0].wl));
 		return false;
 	}
+	if (precision > 0 && rl.duration < (uint64_t)SS_RL_LOOKS * SS_RL_MIN_BATCHES * rl.batch_ns) {
+		g_set_error(err, SS_ERROR, SS_ERROR_USAGE,
+			    "--duration %.6f s is shorter than the shortest window --precision can end at (%u observations of "
+			    "--batch %.6f s: %.6f s; expected a longer --duration or a shorter --batch)",
+			    (double)rl.duration / 1e9, SS_RL_LOOKS * SS_RL_MIN_BATCHES, (double)rl.batch_ns / 1e9,
+			    (double)SS_RL_LOOKS * SS_RL_MIN_BATCHES * (double)rl.batch_ns / 1e9);
+		return false;
+	}
 	if (rl.batch_ns > cfgs[0].duration_ns) {
 		g_set_error(err, SS_ERROR, SS_ERROR_USAGE, "the observation interval (%.6f s) is longer than --duration",
 			    (double)rl.batch_ns / 1e9);
@@ -377,6 +432,7 @@ static bool run_group(const struct ss_run_config *cfgs, unsigned n, double preci
 	for (unsigned i = 0; i < n; i++) {
 		struct rl_side *sd = &rl.s[i];
 
+		sd->mean = sd->hw = sd->vn = sd->delta = sd->delta_hw = NAN;
 		if (!(sd->run = ss_run_open(&cfgs[i], &ctl, err)))
 			goto out;
 		sd->mser = g_array_new(FALSE, FALSE, sizeof(double));
@@ -386,31 +442,43 @@ static bool run_group(const struct ss_run_config *cfgs, unsigned n, double preci
 		}
 	}
 	for (;;) {
-		bool all = true;
+		bool all = true, exited = false;
 
 		for (unsigned i = 0; i < n; i++)
 			if (!ss_run_step(rl.s[i].run))
 				all = false;
 		if (!all)
 			break;   /* the stop of a fixed window, or a fatal error: ss_run_close tells */
-		for (unsigned i = 0; i < n; i++)
+		for (unsigned i = 0; i < n; i++) {
 			ss_run_observe(rl.s[i].run, &rl.s[i].o);
+			exited |= rl.s[i].o.all_exited;
+		}
+		if (exited) {
+			/* every task gone: nothing steady is left to measure */
+			rl.exited = true;
+			rl.exited_ns = rl.s[0].o.now_ns;
+			if (!rl.in_window)
+				begin_window(&rl);
+			rl.stopped = "exited";
+			for (unsigned i = 0; i < n; i++)
+				ss_run_end_window(rl.s[i].run);
+			break;
+		}
 		if (!rl.in_window) {
 			if (!rl.warmup_auto) {   /* the first pause is the fixed warmup's end */
 				begin_window(&rl);
 				continue;
 			}
-			if (++rl.nobs % 5)
-				continue;
-			bool steady = true, scan = false;
+			bool decide = !(++rl.nobs % 5), steady = true, scan = false;
 			for (unsigned i = 0; i < n; i++) {
-				mser_batch(&rl, &rl.s[i]);
+				if (decide)
+					mser_batch(&rl, &rl.s[i]);
 				steady &= rl.s[i].steady;
 				scan |= rl.s[i].o.nr_idle_scan_pending;
 			}
-			if (steady && scan)
+			if (decide && steady && scan)
 				rl.waited_scan = true;
-			if (steady && !scan) {
+			if (decide && steady && !scan) {
 				begin_window(&rl);
 			} else if (rl.s[0].o.now_ns >= rl.warmup_cap) {
 				rl.capped = true;

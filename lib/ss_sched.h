@@ -778,6 +778,7 @@ struct ss_run_obs {
 	unsigned measure, percentile_x10;
 	const struct ss_lat_hist *metric_latency;   /* percentile metrics: the metric roles' wakeups from t = 0 */
 	bool nr_idle_scan_pending;                   /* SIS_UTIL: some LLC's nr_idle_scan not yet written */
+	bool all_exited;                             /* every task of the workload has exited */
 };
 struct ss_run *ss_run_open(const struct ss_run_config *cfg, const struct ss_run_ctl *ctl, GError **err);
 bool ss_run_step(struct ss_run *run);

@@ -76,10 +76,17 @@ static void test_mser_planted(void **state)
 	unsigned d;
 	for (unsigned i = 0; i < 300; i++)
 		z[i] = (i < 37 ? 5.0 : 0.0) + ((int)((i * 7919u) % 13) - 6) / 6.0;
-	d = ss_mser(z, 300, NULL);
+	d = ss_mser(z, 300, 300, NULL);
 	assert_true(d >= 37 && d <= 40);
 	/* stationary from the start: nothing (or next to nothing) to cut */
-	assert_true(ss_mser(z + 40, 260, NULL) <= 5);
+	assert_true(ss_mser(z + 40, 260, 260, NULL) <= 5);
+	/* two equal last batches make MSER 0 at d = n - 2 when the second half is searched; not in the first half */
+	double tie[100];
+	for (unsigned i = 0; i < 100; i++)
+		tie[i] = ((int)((i * 7919u) % 13) - 6) / 6.0;
+	tie[99] = tie[98];
+	assert_int_equal(ss_mser(tie, 100, 100, NULL), 98);
+	assert_true(ss_mser(tie, 100, 50, NULL) < 50);
 	/* MSER-5 on raw observations: in observations, a multiple of 5 */
 	double y[1000];
 	unsigned nb;
@@ -89,7 +96,7 @@ static void test_mser_planted(void **state)
 	assert_int_equal(nb, 200);
 	assert_int_equal(d % 5, 0);
 	assert_true(d >= 120 && d <= 260);
-	assert_int_equal(ss_mser(z, 1, NULL), 0);
+	assert_int_equal(ss_mser(z, 1, 1, NULL), 0);
 }
 
 static void test_batch_means(void **state)
@@ -161,14 +168,16 @@ static void test_chosen_equals_fixed(void **state)
 	cfg_init(&c, t, w, "sis_util", 20000);
 	c.warmup_auto = true;
 	c.warmup_ns = 2000 * MS;
-	c.precision = 0.005;
-	c.duration_ns = 5000 * MS;
+	c.precision = 0.01;
+	c.duration_ns = 20000 * MS;
 	a = sim(&c);
+	print_message("chosen: %s, %u batches of %.3f ms, warmup %.3f ms\n", a->run_length.stopped, a->run_length.batches,
+		      a->run_length.batch_len_ns / 1e6, a->warmup_ns / 1e6);
 	assert_true(a->run_length.on && a->run_length.warmup_auto);
 	assert_string_equal(a->run_length.stopped, "precision");
 	assert_true(a->run_length.batches >= SS_RL_MIN_BATCHES && a->run_length.batches < SS_RL_MAX_BATCHES);
 	assert_int_equal(a->duration_ns, (uint64_t)a->run_length.batches * a->run_length.batch_len_ns);
-	assert_true(a->run_length.half_width <= 0.005 * a->run_length.mean);
+	assert_true(a->run_length.half_width <= 0.01 * a->run_length.mean);
 	assert_true(a->warmup_ns >= a->run_length.mser_truncation_ns && a->warmup_ns % (5 * MS) == 0);
 	/* the batch mean is the window's figure */
 	assert_float_equal(a->run_length.mean, ss_results_metric_value(a), 1e-6 * a->run_length.mean);

@@ -35,9 +35,16 @@
 
 #include "simsched/sim.h"
 
-/** Batches of the window: the interval is computed from SS_RL_MIN_BATCHES up, 40 merge into 20. */
-#define SS_RL_MIN_BATCHES 20
-#define SS_RL_MAX_BATCHES 40
+/**
+ * Batches of the window: SS_RL_MIN_BATCHES to SS_RL_MAX_BATCHES − 1; when
+ * SS_RL_MAX_BATCHES are full, neighbours merge. The window is judged only
+ * when it has SS_RL_MIN_BATCHES batches (first at 32 observations, then at
+ * each merge, as its length doubles), and ends after SS_RL_LOOKS judgements
+ * in a row that pass.
+ */
+#define SS_RL_MIN_BATCHES 32
+#define SS_RL_MAX_BATCHES 64
+#define SS_RL_LOOKS 2
 /** MSER-5 batches (of 5 observations) before a truncation point is accepted. */
 #define SS_RL_MSER_MIN 20
 /** Evaluations in a row (one per MSER-5 batch) with the truncation in the first half before the warmup ends. */
@@ -49,10 +56,13 @@
 
 /**
  * MSER on z[0..n) (already batch means): the truncation d* in batches,
- * 0..n−2, that minimises Σ_{i≥d} (z_i − z̄_d)² / (n − d)²; the lowest d of
- * equal values. n < 2: 0. *stat (may be NULL) gets MSER(d*).
+ * 0..min(max_d, n−2), that minimises Σ_{i≥d} (z_i − z̄_d)² / (n − d)²; the
+ * lowest d of equal values. n < 2: 0. *stat (may be NULL) gets MSER(d*).
+ * The controller searches all but the last tenth (at least 5 batches: two
+ * equal last batches have MSER 0 and would win) and calls the series steady
+ * when d* ≤ n/2 (White's rule).
  */
-unsigned ss_mser(const double *z, unsigned n, double *stat);
+unsigned ss_mser(const double *z, unsigned n, unsigned max_d, double *stat);
 /**
  * MSER-5 on raw observations y[0..n): batches of 5 (a last partial batch is
  * left out), ss_mser() on their means. Returns the truncation in
