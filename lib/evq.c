@@ -66,26 +66,36 @@ static uint32_t sift_up(struct ss_evq *q, uint32_t i, const struct ss_evq_slot *
 	return i;
 }
 
+/* The smaller of two slots' priorities, as a slot index (no branches). */
+static inline uint32_t min2(const struct ss_evq_slot *h, uint32_t a, uint32_t b, unsigned __int128 *mpp)
+{
+	unsigned __int128 pa = prio(&h[a]), pb = prio(&h[b]);
+	bool lt = pb < pa;
+	*mpp = lt ? pb : pa;
+	return lt ? b : a;
+}
+
 /* The child of i with the smallest priority; i must have a child. */
 static inline uint32_t min_child(const struct ss_evq *q, uint32_t first, uint32_t n, unsigned __int128 *mpp)
 {
 	uint32_t m = first;
-	unsigned __int128 mp = prio(&q->heap[first]);
+	unsigned __int128 mp;
 	if (first + ARITY <= n) {
-		/* all four children: select the minimum without branches */
-		for (uint32_t c = first + 1; c < first + ARITY; c++) {
-			unsigned __int128 cp = prio(&q->heap[c]);
-			bool lt = cp < mp;
-			m = lt ? c : m;
-			mp = lt ? cp : mp;
-		}
-	} else {
-		for (uint32_t c = first + 1; c < n; c++) {
-			unsigned __int128 cp = prio(&q->heap[c]);
-			if (cp < mp) {
-				m = c;
-				mp = cp;
-			}
+		/* all four children: a tournament of two pairs, without branches
+		 * (priorities are unique, so which of equals wins cannot arise) */
+		unsigned __int128 pa, pb;
+		uint32_t a = min2(q->heap, first, first + 1, &pa);
+		uint32_t b = min2(q->heap, first + 2, first + 3, &pb);
+		bool lt = pb < pa;
+		*mpp = lt ? pb : pa;
+		return lt ? b : a;
+	}
+	mp = prio(&q->heap[first]);
+	for (uint32_t c = first + 1; c < n; c++) {
+		unsigned __int128 cp = prio(&q->heap[c]);
+		if (cp < mp) {
+			m = c;
+			mp = cp;
 		}
 	}
 	*mpp = mp;
