@@ -39,37 +39,14 @@ static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 	return (uint64_t)(((unsigned __int128)wall << 32) / speed);
 }
 
-bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
+bool (ss_idle_cpu)(struct ss_sim *sim, unsigned cpu)
 {
-	/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
-	 * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
-	 * with cost.claim_after_scan, pending wakeups count from the end of their scan. */
-	const struct ss_rq *rq = &sim->rq[cpu];
-	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
+	return ss__idle_cpu(sim, cpu);
 }
 
-void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
+void (ss_charge_probe)(struct ss_sim *sim, unsigned cpu)
 {
-	unsigned me = sim->this_cpu;
-	uint64_t c;
-
-	/* cost.coherence: by the state of the probed rq's line at the probe's
-	 * instant (the scan's start plus what it cost so far); a hit on the
-	 * waker's own line is L1-hot (cost.probe_self_ns); else by distance */
-	if (sim->coherence)
-		c = ss_cline_read(sim, &sim->cl_rq[cpu], me, sim->now + sim->scan_cost,
-				  cpu == me ? sim->params.probe_self_ns : sim->params.line_cached_ns);
-	else
-		c = ss_c2c_ns(sim, me, cpu);
-	sim->scan_cost += c;
-	if (ss_tracing(sim))
-		ss_ft_probe(sim, cpu);
-	if (__builtin_expect(sim->state_ext != NULL, 0))
-		ss_state_log_probe(sim, cpu, c);
-	if (sim->measuring) {
-		sim->res->sis_probes_total++;
-		sim->res->cpu[cpu].probed++;
-	}
+	ss__charge_probe(sim, cpu);
 }
 
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq)

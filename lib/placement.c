@@ -444,28 +444,49 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 walk:
 	/* the budget in force: "if (!--nr)" allows nr - 1 probes; from INT_MAX or from 0 it never stops the walk */
 	sic_set_budget(sim, has_idle_core || nr <= 0 || nr == INT_MAX ? -1 : nr - 1);
-	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
-	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
-		if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
-			continue;
-		if (has_idle_core) {
+	if (has_idle_core) {
+		for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
+		     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+			if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
+				continue;
 			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
 			if (i >= 0) {
 				idle_cpu = i;
 				goto out_found;
 			}
-		} else {
-			if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
-				sim->sic_budget_stop = true;
-				idle_cpu = -1;
-				goto out_stats;   /* no scan-cost update on this exit */
+		}
+	} else {
+		/*
+		 * for_each_cpu_wrap(cpu, cpus, target + 1) as above, a word at a
+		 * time: this walk does not change cpus, so the order is that of
+		 * the set bits of [start, nr_cpus), then of [0, start).
+		 */
+		unsigned start = (unsigned)target + 1 < sim->nr_cpus ? (unsigned)target + 1 : 0;
+		unsigned seg_lo[2] = { start, 0 }, seg_hi[2] = { sim->nr_cpus, start };
+		for (unsigned sg = 0; sg < 2; sg++) {
+			unsigned lo = seg_lo[sg], hi = seg_hi[sg];
+			for (unsigned w = lo / 64; w * 64 < hi; w++) {
+				uint64_t word = cpus[w];
+				if (w == lo / 64)
+					word &= ~UINT64_C(0) << (lo % 64);
+				if (hi - w * 64 < 64)
+					word &= (UINT64_C(1) << (hi - w * 64)) - 1;
+				for (; word; word &= word - 1) {
+					cpu = w * 64 + (unsigned)__builtin_ctzll(word);
+					if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
+						sim->sic_budget_stop = true;
+						idle_cpu = -1;
+						goto out_stats;   /* no scan-cost update on this exit */
+					}
+					probes++;
+					idle_cpu = __select_idle_cpu(sim, cpu);
+					if (idle_cpu >= 0)
+						goto walked;
+				}
 			}
-			probes++;
-			idle_cpu = __select_idle_cpu(sim, cpu);
-			if (idle_cpu >= 0)
-				break;
 		}
 	}
+walked:
 	/* the walk ran out of CPUs: every CPU of the mask was visited (a found core returned above) */
 	sim->scan_walked_all = idle_cpu < 0;
 	if (has_idle_core) {

@@ -283,6 +283,16 @@ struct ss_rq {
  * cfs.idle_h_nr_running modelled as the same unit) or an LLC's
  * sd_llc_shared (nr_busy_cpus, has_idle_cores, nr_idle_scan).
  */
+/*
+ * What ss_c2c_ns() compares of two CPUs (coherence.c ss_cline_init()): the
+ * first CPU of each one's smt_mask and cluster_mask — when those masks are
+ * partitions (b in a's mask iff their masks are the same), membership is
+ * equality of these — and its llc and package.
+ */
+struct ss_c2c_id {
+	uint32_t smt, cluster, llc, package;
+};
+
 struct ss_cline {
 	uint64_t *sharers;             /* CPUs holding a valid copy: read since the last write (nr_words) */
 	uint64_t t_last;               /* ns: the last request its home served */
@@ -504,6 +514,7 @@ struct ss_sim {
 	struct ss_state_ext *state_ext; /* a constructed state (lib/state.c, simsched/state.h), NULL in a run */
 	/* contention (docs/model.md "Contention", lib/coherence.c) */
 	bool coherence;                /* cost.coherence */
+	struct ss_c2c_id *c2c_id;      /* per CPU, for ss_c2c_ns(); NULL: the masks are not partitions, test them */
 	struct ss_cline *cl_rq;        /* per CPU: its rq's line */
 	struct ss_cline *cl_llc;       /* per LLC (llc_index): its sd_llc_shared line */
 	uint64_t *cl_words;            /* the sharers masks, (nr_cpus + nr_llcs) × nr_words */
@@ -563,14 +574,46 @@ static inline bool ss_rq_claimed(const struct ss_sim *sim, const struct ss_rq *r
 
 /* core.c: predicates the placement code reads (core.c v6.6). */
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu);
+/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
+ * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
+ * with cost.claim_after_scan, pending wakeups count from the end of their scan.
+ * Inline for the library's callers (the macro); ss_idle_cpu() is the exported copy. */
+static inline bool ss__idle_cpu(const struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_rq *rq = &sim->rq[cpu];
+	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
+}
+#define ss_idle_cpu(sim, cpu) ss__idle_cpu(sim, cpu)
 static inline bool ss_available_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	return ss_idle_cpu(sim, cpu);   /* vcpu_is_preempted() is false on bare metal */
 }
 /** Charge one probe of cpu's rq to the waker (by distance from sim->this_cpu, or by its line's state). */
 void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
+/** ss_c2c_ns() by the topology's masks (the definition; the fast path below when they are partitions). */
+uint64_t ss_c2c_ns_masks(const struct ss_sim *sim, unsigned a, unsigned b);
 /** The uncontended latency of moving a line between CPUs a and b: cost.probe_* by distance (probe_self_ns if a == b). */
-uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b);
+static inline uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b)
+{
+	const struct ss_params *pr = &sim->params;
+	const struct ss_c2c_id *x, *y;
+	if (__builtin_expect(!sim->c2c_id, 0))
+		return ss_c2c_ns_masks(sim, a, b);
+	if (a == b)
+		return pr->probe_self_ns;
+	x = &sim->c2c_id[a];
+	y = &sim->c2c_id[b];
+	/* the tests of ss_c2c_ns_masks() in its order: b in a's smt_mask, in its cluster_mask, ... */
+	if (x->smt == y->smt)
+		return pr->probe_smt_ns;
+	if (x->cluster == y->cluster)
+		return pr->probe_cluster_ns;
+	if (x->llc == y->llc)
+		return pr->probe_llc_ns;
+	if (x->package == y->package)
+		return pr->probe_package_ns;
+	return pr->probe_remote_ns;
+}
 
 /* coherence.c: the lines of scheduler state (docs/model.md "Contention"). */
 void ss_cline_init(struct ss_sim *sim);
@@ -580,7 +623,40 @@ void ss_cline_free(struct ss_sim *sim);
  * the reader holds a valid copy — and the read itself: the reader holds a
  * copy after.
  */
-uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t, uint64_t hit_ns);
+static inline uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t,
+				     uint64_t hit_ns)
+{
+	uint64_t lat, wait = 0;
+
+	if (sim->measuring)
+		sim->res->contention.line_reads++;
+	if (ss_cpumask_test(l->sharers, reader)) {
+		if (sim->measuring)
+			sim->res->contention.line_hits++;
+		return hit_ns;
+	}
+	lat = ss_c2c_ns(sim, reader, l->writer);
+	if (sim->params.line_queue) {
+		/* the home's FIFO: what is queued at t, then this transfer */
+		if (t > l->t_last) {
+			uint64_t drained = t - l->t_last;
+			l->backlog = l->backlog > drained ? l->backlog - drained : 0;
+			l->t_last = t;
+		}
+		wait = l->backlog;
+		l->backlog += lat;
+	}
+	ss_cpumask_set(l->sharers, reader);
+	if (sim->measuring) {
+		struct ss_contention_stats *cs = &sim->res->contention;
+		cs->line_transfer_ns += lat;
+		if (wait) {
+			cs->line_queued++;
+			cs->line_queue_ns += wait;
+		}
+	}
+	return lat + wait;
+}
 /** writer wrote line l: every other copy is invalid. */
 static inline void ss_cline_write(struct ss_sim *sim, struct ss_cline *l, unsigned writer)
 {
@@ -828,5 +904,31 @@ static inline void ss_update_avg(uint64_t *avg, uint64_t sample)
 	int64_t diff = (int64_t)(sample - *avg);
 	*avg += (uint64_t)(diff / 8);
 }
+
+/* ss_charge_probe() (core.c) inline for the library's callers (the macro); the function is the exported copy. */
+static inline __attribute__((always_inline)) void ss__charge_probe(struct ss_sim *sim, unsigned cpu)
+{
+	unsigned me = sim->this_cpu;
+	uint64_t c;
+
+	/* cost.coherence: by the state of the probed rq's line at the probe's
+	 * instant (the scan's start plus what it cost so far); a hit on the
+	 * waker's own line is L1-hot (cost.probe_self_ns); else by distance */
+	if (sim->coherence)
+		c = ss_cline_read(sim, &sim->cl_rq[cpu], me, sim->now + sim->scan_cost,
+				  cpu == me ? sim->params.probe_self_ns : sim->params.line_cached_ns);
+	else
+		c = ss_c2c_ns(sim, me, cpu);
+	sim->scan_cost += c;
+	if (ss_tracing(sim))
+		ss_ft_probe(sim, cpu);
+	if (__builtin_expect(sim->state_ext != NULL, 0))
+		ss_state_log_probe(sim, cpu, c);
+	if (sim->measuring) {
+		sim->res->sis_probes_total++;
+		sim->res->cpu[cpu].probed++;
+	}
+}
+#define ss_charge_probe(sim, cpu) ss__charge_probe(sim, cpu)
 
 #endif
