@@ -159,6 +159,10 @@ void ss_balance_init(struct ss_sim *sim)
 	const struct ss_topology *t = sim->topo;
 	sim->lb_cpus = g_new0(uint64_t, sim->nr_words);
 	sim->lb_swb = g_new0(uint64_t, sim->nr_words);
+	sim->lb_smt_single = true;
+	for (unsigned c = 0; c < sim->nr_cpus && sim->lb_smt_single; c++)
+		sim->lb_smt_single = ss_cpumask_weight(t->cpu[c].smt_mask, sim->nr_words) == 1 &&
+				     ss_cpumask_test(t->cpu[c].smt_mask, c);
 	sim->nr_level_keys = SS_SD_NUMA + t->nr_numa_levels;
 	if (sim->nr_level_keys > SS_MAX_LEVEL_KEYS)
 		sim->nr_level_keys = SS_MAX_LEVEL_KEYS;
@@ -616,6 +620,8 @@ static unsigned group_cores(struct ss_sim *sim, const struct ss_sched_group *sg)
 {
 	uint64_t *mask = sim->lb_swb;
 	unsigned n = 0;
+	if (sim->lb_smt_single)   /* each CPU its own core: the loop below removes one CPU a step */
+		return ss_cpumask_weight(sg->span, sim->nr_words);
 	ss_cpumask_copy(mask, sg->span, sim->nr_words);
 	for (unsigned c = ss_cpumask_first(mask, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_first(mask, sim->nr_cpus)) {
 		n++;

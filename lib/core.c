@@ -86,15 +86,9 @@ static inline void pelt_update(struct ss_sim *sim, struct ss_rq *rq, struct ss_t
 			   flags);
 }
 
-unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu)
+unsigned long (ss_cpu_util_of)(struct ss_sim *sim, unsigned cpu)
 {
-	return ss_cpu_util(&sim->rq[cpu].cfs_avg, ss_feat(sim->features, SS_FEAT_UTIL_EST),
-			   sim->topo->cpu[cpu].capacity);
-}
-
-uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
-{
-	return sim->rq[cpu].cfs_avg.avg.load_avg;   /* cpu_load(): cfs_rq_load_avg() */
+	return ss__cpu_util_of(sim, cpu);
 }
 
 /* ------------------------------------------------------------ costs */
@@ -1413,11 +1407,6 @@ static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
 }
 
 /* ------------------------------------------------------------ balancer moves */
-
-unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu)
-{
-	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;   /* cpu_runnable(): cfs_rq->avg.runnable_avg */
-}
 
 /*
  * A remote resched_curr() (smp_send_reschedule()): a busy CPU gets the IPI;

@@ -429,6 +429,7 @@ struct ss_sim {
 	/* load balance scratch, preallocated (balance.c) */
 	uint64_t *lb_cpus;             /* env->cpus (load_balance_mask) */
 	uint64_t *lb_swb;              /* should_we_balance_tmpmask */
+	bool lb_smt_single;            /* every CPU's smt_mask is itself alone: a group has as many cores as CPUs */
 	uint8_t *sgc_imbalance;        /* sgc->imbalance by (level key, sgc id) */
 	unsigned nr_level_keys;
 	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
@@ -686,7 +687,28 @@ void ss_llc_line_write(struct ss_sim *sim, unsigned llc_index, unsigned writer);
 uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
 		    enum ss_lock_taker kind);
 unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
-uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
+/* ss_cpu_util_of() inline for the library's callers (the macro): ss_cpu_util() (pelt.c; cpu_util(),
+ * fair.c v6.6, without a task) of cpu's rq at its arch capacity; the function is the exported copy. */
+static inline unsigned long ss__cpu_util_of(const struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_cfs_rq_avg *cfs = &sim->rq[cpu].cfs_avg;
+	unsigned long util = (unsigned long)cfs->avg.util_avg;
+	unsigned long capacity_orig = sim->topo->cpu[cpu].capacity;
+
+	if (ss_feat(sim->features, SS_FEAT_UTIL_EST)) {
+		unsigned long est = cfs->avg.util_est.enqueued;
+
+		if (est > util)
+			util = est;
+	}
+	return util < capacity_orig ? util : capacity_orig;
+}
+#define ss_cpu_util_of(sim, cpu) ss__cpu_util_of(sim, cpu)
+/* cpu_load(): cfs_rq_load_avg() */
+static inline uint64_t ss_cpu_load(const struct ss_sim *sim, unsigned cpu)
+{
+	return sim->rq[cpu].cfs_avg.avg.load_avg;
+}
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
 
 /* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
@@ -746,7 +768,11 @@ static inline unsigned ss_sd_level_key(const struct ss_sched_domain *sd)
 {
 	return sd->level < SS_SD_NUMA ? (unsigned)sd->level : (unsigned)SS_SD_NUMA + (unsigned)(sd->numa_level < 0 ? 0 : sd->numa_level);
 }
-unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu);
+/* cpu_runnable(): cfs_rq->avg.runnable_avg */
+static inline unsigned long ss_cpu_runnable(const struct ss_sim *sim, unsigned cpu)
+{
+	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;
+}
 
 /* rq->cfs_tasks (se.group_node list), by task id: add at the head, walk from the tail. */
 static inline void ss_tasks_add_head(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
