@@ -45,8 +45,8 @@ enum ss_ev_class {
 /*
  * An event is embedded in its owner (a task, a CPU or the simulation): the
  * queue holds pointers, so nothing is allocated per event. heap_idx is the
- * queue's slot id of a queued event (its heap position is the queue's
- * pos[heap_idx]), SS_EV_IDLE when not queued; cancelling is O(log n).
+ * queue's slot id of a queued event (a leaf of its tournament tree, evq.c),
+ * SS_EV_IDLE when not queued; cancelling is O(log n).
  */
 #define SS_EV_IDLE UINT32_MAX
 struct ss_event {
@@ -58,20 +58,21 @@ struct ss_event {
 };
 
 struct ss_evq_slot {
-	uint64_t time, key;
+	uint64_t key;              /* the event's priority with time[] of its id; UINT64_MAX when the slot is free */
 	struct ss_event *ev;
-	uint32_t id;        /* slot id: pos[id] is this slot's heap index */
 	uint32_t hint;      /* 1 + index into the hint array of what the handler reads first, 0 = none */
 };
 
 struct ss_evq {
-	struct ss_evq_slot *heap;
-	uint32_t *pos;             /* cap: heap index of each slot id in use */
+	struct ss_evq_slot *slot;  /* nr_slots (cap rounded up to a power of two): by slot id */
+	uint64_t *time;            /* nr_slots: each slot's event time (ns), UINT64_MAX when free */
+	uint32_t *win;             /* 2 × width: win[n] the slot id winning below tree node n (root 1, leaf width + id) */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
 	const char *hint_base;     /* prefetch hints index this array (ss_evq_set_hint_array), NULL = none */
 	size_t hint_stride;
-	uint32_t nr, cap, nr_free;     /* nr counts a vacant root slot */
-	uint32_t vacant_id;        /* slot id left at the root by the last pop, SS_EV_IDLE = none */
+	uint32_t nr, cap, nr_free;     /* nr counts a vacant slot */
+	uint32_t width, nr_slots;  /* leaves of the tree (ids below it), a power of two; slots allocated */
+	uint32_t vacant_id;        /* slot id the last pop left queued, SS_EV_IDLE = none */
 	uint64_t seq;
 };
 
