@@ -155,7 +155,7 @@ void ss_update_idle_core(struct ss_sim *sim, unsigned cpu)
 }
 
 /* __select_idle_cpu(), fair.c v6.6 (no SCHED_IDLE tasks, no core cookies). */
-static inline int __select_idle_cpu(struct ss_sim *sim, unsigned cpu)
+static inline __attribute__((always_inline)) int __select_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	ss_charge_probe(sim, cpu);
 	return ss_available_idle_cpu(sim, cpu) ? (int)cpu : -1;

@@ -625,7 +625,7 @@ void ss_cline_free(struct ss_sim *sim);
  * the reader holds a valid copy — and the read itself: the reader holds a
  * copy after.
  */
-static inline uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t,
+static inline __attribute__((always_inline)) uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t,
 				     uint64_t hit_ns)
 {
 	uint64_t lat, wait = 0;
