@@ -61,6 +61,9 @@ static inline void replay(struct ss_evq *q, uint32_t id)
 	const uint64_t *time = q->time;
 	uint32_t n = q->width + id, w = id;
 	uint64_t tw = time[id];
+	/* the root's winner (a popped or next event) wins every match on its
+	 * path: all of them are re-played */
+	bool all = win[1] == id;
 	while (n > 1) {
 		uint32_t o = win[n ^ 1];
 		uint64_t to = time[o];
@@ -73,6 +76,10 @@ static inline void replay(struct ss_evq *q, uint32_t id)
 			tw = to < tw ? to : tw;
 		}
 		n >>= 1;
+		/* else: once a match has the winner it had, another slot whose
+		 * priority did not change, nothing above changes either */
+		if (!all && win[n] == w && w != id)
+			return;
 		win[n] = w;
 	}
 }
