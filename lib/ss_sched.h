@@ -58,21 +58,31 @@ struct ss_event {
 };
 
 struct ss_evq_slot {
-	uint64_t key;              /* the event's priority with time[] of its id; UINT64_MAX when the slot is free */
+	uint64_t t, key;           /* the event's priority: time (ns), key */
 	struct ss_event *ev;
 	uint32_t hint;      /* 1 + index into the hint array of what the handler reads first, 0 = none */
+	uint32_t next, prev;       /* a near event's neighbours in its bucket, UINT32_MAX = none */
+	uint32_t where;            /* its bucket, UINT32_MAX: a far event (in the tree) */
 };
+
+/* the calendar of near events (evq.c): SS_EVQ_BUCKETS buckets of 2^SS_EVQ_SHIFT ns, 8.4 ms */
+#define SS_EVQ_SHIFT 8
+#define SS_EVQ_BUCKETS 32768u
 
 struct ss_evq {
 	struct ss_evq_slot *slot;  /* nr_slots (cap rounded up to a power of two): by slot id */
-	uint64_t *time;            /* nr_slots: each slot's event time (ns), UINT64_MAX when free */
-	uint32_t *win;             /* 2 × width: win[n] the slot id winning below tree node n (root 1, leaf width + id) */
+	uint32_t *head;            /* SS_EVQ_BUCKETS: each bucket's first slot id, UINT32_MAX = empty */
+	uint64_t *bits;            /* SS_EVQ_BUCKETS bits: the buckets that are not empty */
+	uint64_t *summary;         /* SS_EVQ_BUCKETS / 64 bits: the words of bits that are not 0 */
+	uint64_t cur;              /* the current bucket: time >> SS_EVQ_SHIFT of the earliest events */
+	uint64_t *time;            /* nr_slots: each far event's time (ns), UINT64_MAX for the other slots */
+	uint32_t *win;             /* 2 × width: win[n] the far slot id winning below tree node n (root 1, leaf width + id) */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
 	const char *hint_base;     /* prefetch hints index this array (ss_evq_set_hint_array), NULL = none */
 	size_t hint_stride;
-	uint32_t nr, cap, nr_free;     /* nr counts a vacant slot */
+	uint32_t nr, cap, nr_free;
+	uint32_t nr_near, nr_far;  /* events in the calendar, in the tree */
 	uint32_t width, nr_slots;  /* leaves of the tree (ids below it), a power of two; slots allocated */
-	uint32_t vacant_id;        /* slot id the last pop left queued, SS_EV_IDLE = none */
 	uint64_t seq;
 };
 
