@@ -95,7 +95,7 @@ static inline void replay(struct ss_evq *q, uint32_t id)
 }
 
 /* Make the tree cover slot ids below width (a power of two, >= 2) and play every match. */
-static void rebuild(struct ss_evq *q, uint32_t width)
+static __attribute__((noinline)) void rebuild(struct ss_evq *q, uint32_t width)
 {
 	g_free(q->win);
 	q->width = width;
@@ -116,7 +116,7 @@ static __attribute__((noinline)) void far_add(struct ss_evq *q, uint32_t id)
 	replay(q, id);
 }
 
-static inline void far_del(struct ss_evq *q, uint32_t id)
+static __attribute__((noinline)) void far_del(struct ss_evq *q, uint32_t id)
 {
 	q->time[id] = UINT64_MAX;
 	q->nr_far--;
@@ -220,7 +220,7 @@ static inline void del(struct ss_evq *q, uint32_t id)
 }
 
 /* The current bucket moved on to q->cur: the far events the horizon now covers join the calendar. */
-static void pull_far(struct ss_evq *q)
+static __attribute__((noinline)) void pull_far(struct ss_evq *q)
 {
 	while (q->nr_far) {
 		uint32_t id = q->win[1];
@@ -328,6 +328,24 @@ void ss_evq_schedule_hint(struct ss_evq *q, struct ss_event *ev, uint64_t t, uns
 	add(q, id);
 }
 
+/* The current bucket b is empty: move it on to the next non-empty one, or to the first far event. */
+static __attribute__((noinline)) uint32_t advance(struct ss_evq *q, uint32_t b)
+{
+	if (q->nr_near) {
+		uint32_t n = next_bucket(q, b + 1 < SS_EVQ_BUCKETS ? b + 1 : 0);
+		if (n == SS_EVQ_BUCKETS)
+			n = next_bucket(q, 0);
+		q->cur += (n - b) & BMASK;
+		b = n;
+	} else {
+		q->cur = q->time[q->win[1]] >> SS_EVQ_SHIFT;
+		b = (uint32_t)(q->cur & BMASK);
+	}
+	if (q->nr_far && (q->time[q->win[1]] >> SS_EVQ_SHIFT) - q->cur < SS_EVQ_BUCKETS)
+		pull_far(q);
+	return b;
+}
+
 struct ss_event *ss_evq_pop(struct ss_evq *q)
 {
 	uint32_t b, id;
@@ -337,20 +355,8 @@ struct ss_event *ss_evq_pop(struct ss_evq *q)
 	if (!q->nr)
 		return NULL;
 	b = (uint32_t)(q->cur & BMASK);
-	if (q->head[b] == NONE) {
-		/* move the current bucket on: to the next non-empty one, or to the first far event */
-		if (q->nr_near) {
-			uint32_t n = next_bucket(q, b + 1 < SS_EVQ_BUCKETS ? b + 1 : 0);
-			if (n == SS_EVQ_BUCKETS)
-				n = next_bucket(q, 0);
-			q->cur += (n - b) & BMASK;
-			b = n;
-		} else {
-			q->cur = q->time[q->win[1]] >> SS_EVQ_SHIFT;
-			b = (uint32_t)(q->cur & BMASK);
-		}
-		pull_far(q);
-	}
+	if (q->head[b] == NONE)
+		b = advance(q, b);
 	id = q->head[b];
 	s = &q->slot[id];
 	ev = s->ev;
