@@ -439,7 +439,6 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds
 	int status = 0;
 	bool asym = (env->sd->flags & SD_ASYM_CPUCAPACITY) != 0;
 
-	memset(sgs, 0, sizeof *sgs);
 	for_each_cpu_and(i, group->span, env->cpus, sim->nr_words) {
 		struct ss_rq *rq = &sim->rq[i];
 		unsigned long load = (unsigned long)ss_cpu_load(sim, i);
@@ -487,6 +486,9 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds
 	sgs->group_misfit_task_load = misfit;
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->weight;
+	sgs->avg_load = 0;   /* every field is set here (the kernel's memset(sgs, 0, ...)) */
+	sgs->group_asym_packing = 0;
+	sgs->group_smt_balance = 0;
 	/* Check for loaded SMT group to be balanced to dst CPU */
 	if (!local_group && lb_version(sim)->smt_balance && smt_balance(env, sgs, group))
 		sgs->group_smt_balance = 1;
