@@ -159,6 +159,10 @@ void ss_balance_init(struct ss_sim *sim)
 	const struct ss_topology *t = sim->topo;
 	sim->lb_cpus = g_new0(uint64_t, sim->nr_words);
 	sim->lb_swb = g_new0(uint64_t, sim->nr_words);
+	sim->lb_smt_single = true;
+	for (unsigned c = 0; c < sim->nr_cpus && sim->lb_smt_single; c++)
+		sim->lb_smt_single = ss_cpumask_weight(t->cpu[c].smt_mask, sim->nr_words) == 1 &&
+				     ss_cpumask_test(t->cpu[c].smt_mask, c);
 	sim->nr_level_keys = SS_SD_NUMA + t->nr_numa_levels;
 	if (sim->nr_level_keys > SS_MAX_LEVEL_KEYS)
 		sim->nr_level_keys = SS_MAX_LEVEL_KEYS;
@@ -382,7 +386,7 @@ static bool group_is_overloaded(unsigned imbalance_pct, const struct sg_lb_stats
 }
 
 /* group_classify(), fair.c v6.6. */
-static enum group_type group_classify(unsigned imbalance_pct, bool sg_imbalanced, const struct sg_lb_stats *sgs)
+static inline enum group_type group_classify(unsigned imbalance_pct, bool sg_imbalanced, const struct sg_lb_stats *sgs)
 {
 	if (group_is_overloaded(imbalance_pct, sgs))
 		return group_overloaded;
@@ -427,45 +431,64 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds
 	bool local_group = group == sds->local;
 	unsigned i;
 
-	memset(sgs, 0, sizeof *sgs);
-	sgs->min_capacity = ~0ul;
+	/* the sums in locals, stored once after the loop: stores into *sgs would
+	 * make the compiler reload what the loop reads (same types) per CPU */
+	unsigned long group_load = 0, group_util = 0, group_runnable = 0, misfit = 0;
+	unsigned long max_capacity = 0, min_capacity = ~0ul;
+	unsigned sum_h_nr_running = 0, sum_nr_running = 0, idle_cpus = 0;
+	int status = 0;
+	bool asym = (env->sd->flags & SD_ASYM_CPUCAPACITY) != 0;
+
 	for_each_cpu_and(i, group->span, env->cpus, sim->nr_words) {
 		struct ss_rq *rq = &sim->rq[i];
 		unsigned long load = (unsigned long)ss_cpu_load(sim, i);
 		unsigned nr_running;
 
-		sgs->group_load += load;
-		sgs->group_util += ss_cpu_util_of(sim, i);
-		sgs->group_runnable += ss_cpu_runnable(sim, i);
-		sgs->sum_h_nr_running += rq->cfs.nr_running;
+		group_load += load;
+		group_util += ss_cpu_util_of(sim, i);
+		group_runnable += ss_cpu_runnable(sim, i);
+		sum_h_nr_running += rq->cfs.nr_running;
 		nr_running = rq_nr_running(rq);
-		sgs->sum_nr_running += nr_running;
+		sum_nr_running += nr_running;
 		if (nr_running > 1)
-			*sg_status |= SG_OVERLOAD;
+			status |= SG_OVERLOAD;
 		/* (sgc capacity bounds: update_group_capacity() over the span) */
-		if (rq->capacity > sgs->max_capacity)
-			sgs->max_capacity = rq->capacity;
-		if (rq->capacity < sgs->min_capacity)
-			sgs->min_capacity = rq->capacity;
+		if (rq->capacity > max_capacity)
+			max_capacity = rq->capacity;
+		if (rq->capacity < min_capacity)
+			min_capacity = rq->capacity;
 		/* No need to call idle_cpu() if nr_running is not 0 */
 		if (!nr_running && ss_idle_cpu(sim, i)) {
-			sgs->idle_cpus++;
+			idle_cpus++;
 			/* Idle cpu can't have misfit task */
 			continue;
 		}
 		if (local_group)
 			continue;
-		if (env->sd->flags & SD_ASYM_CPUCAPACITY) {
+		if (asym) {
 			/* Check for a misfit task on the cpu */
-			if (sgs->group_misfit_task_load < rq->misfit_task_load) {
-				sgs->group_misfit_task_load = rq->misfit_task_load;
-				*sg_status |= SG_OVERLOAD;
+			if (misfit < rq->misfit_task_load) {
+				misfit = rq->misfit_task_load;
+				status |= SG_OVERLOAD;
 			}
 		}
 		/* (else: sched_reduced_capacity() is false without RT/IRQ pressure) */
 	}
+	*sg_status |= status;
+	sgs->group_load = group_load;
+	sgs->group_util = group_util;
+	sgs->group_runnable = group_runnable;
+	sgs->sum_h_nr_running = sum_h_nr_running;
+	sgs->sum_nr_running = sum_nr_running;
+	sgs->max_capacity = max_capacity;
+	sgs->min_capacity = min_capacity;
+	sgs->idle_cpus = idle_cpus;
+	sgs->group_misfit_task_load = misfit;
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->weight;
+	sgs->avg_load = 0;   /* every field is set here (the kernel's memset(sgs, 0, ...)) */
+	sgs->group_asym_packing = 0;
+	sgs->group_smt_balance = 0;
 	/* Check for loaded SMT group to be balanced to dst CPU */
 	if (!local_group && lb_version(sim)->smt_balance && smt_balance(env, sgs, group))
 		sgs->group_smt_balance = 1;
@@ -616,6 +639,8 @@ static unsigned group_cores(struct ss_sim *sim, const struct ss_sched_group *sg)
 {
 	uint64_t *mask = sim->lb_swb;
 	unsigned n = 0;
+	if (sim->lb_smt_single)   /* each CPU its own core: the loop below removes one CPU a step */
+		return ss_cpumask_weight(sg->span, sim->nr_words);
 	ss_cpumask_copy(mask, sg->span, sim->nr_words);
 	for (unsigned c = ss_cpumask_first(mask, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_first(mask, sim->nr_cpus)) {
 		n++;

@@ -25,9 +25,10 @@
 #include "ss_sched.h"
 
 #include <glib.h>
+#include <stddef.h>
 #include <string.h>
 
-uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b)
+uint64_t ss_c2c_ns_masks(const struct ss_sim *sim, unsigned a, unsigned b)
 {
 	const struct ss_topology *t = sim->topo;
 	const struct ss_params *pr = &sim->params;
@@ -44,9 +45,45 @@ uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b)
 	return pr->probe_remote_ns;
 }
 
+/*
+ * Whether the masks mask(c) (the uint64_t * at byte offset off of each
+ * topology cpu[]) partition the CPUs: c is in mask(c), and every b in
+ * mask(a) has mask(b) == mask(a). Then b is in mask(a) iff the first CPUs
+ * of mask(a) and mask(b) are the same.
+ */
+static bool masks_partition(const struct ss_sim *sim, size_t off)
+{
+	const struct ss_topology *t = sim->topo;
+#define MASK_OF(c) (*(const uint64_t *const *)(const void *)((const char *)&t->cpu[c] + off))
+	for (unsigned a = 0; a < sim->nr_cpus; a++) {
+		const uint64_t *ma = MASK_OF(a);
+		if (!ss_cpumask_test(ma, a))
+			return false;
+		for (unsigned b = ss_cpumask_first(ma, sim->nr_cpus); b < sim->nr_cpus;
+		     b = ss_cpumask_next(ma, sim->nr_cpus, b + 1))
+			if (memcmp(MASK_OF(b), ma, sim->nr_words * sizeof *ma))
+				return false;
+	}
+#undef MASK_OF
+	return true;
+}
+
 void ss_cline_init(struct ss_sim *sim)
 {
 	unsigned nr_llc = sim->topo->nr_llc_shared, n = sim->nr_cpus + nr_llc;
+	const struct ss_topology *t = sim->topo;
+
+	sim->c2c_id = NULL;
+	if (masks_partition(sim, offsetof(struct ss_cpu_topo, smt_mask)) &&
+	    masks_partition(sim, offsetof(struct ss_cpu_topo, cluster_mask))) {
+		sim->c2c_id = g_new(struct ss_c2c_id, sim->nr_cpus);
+		for (unsigned c = 0; c < sim->nr_cpus; c++) {
+			sim->c2c_id[c].smt = ss_cpumask_first(t->cpu[c].smt_mask, sim->nr_cpus);
+			sim->c2c_id[c].cluster = ss_cpumask_first(t->cpu[c].cluster_mask, sim->nr_cpus);
+			sim->c2c_id[c].llc = t->cpu[c].llc;
+			sim->c2c_id[c].package = t->cpu[c].package;
+		}
+	}
 	sim->coherence = sim->params.coherence != 0;
 	if (!sim->coherence)
 		return;
@@ -70,45 +107,13 @@ void ss_cline_init(struct ss_sim *sim)
 
 void ss_cline_free(struct ss_sim *sim)
 {
+	g_free(sim->c2c_id);
+	sim->c2c_id = NULL;
 	g_free(sim->cl_words);
 	g_free(sim->cl_rq);
 	g_free(sim->cl_llc);
 	sim->cl_words = NULL;
 	sim->cl_rq = sim->cl_llc = NULL;
-}
-
-uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t, uint64_t hit_ns)
-{
-	uint64_t lat, wait = 0;
-
-	if (sim->measuring)
-		sim->res->contention.line_reads++;
-	if (ss_cpumask_test(l->sharers, reader)) {
-		if (sim->measuring)
-			sim->res->contention.line_hits++;
-		return hit_ns;
-	}
-	lat = ss_c2c_ns(sim, reader, l->writer);
-	if (sim->params.line_queue) {
-		/* the home's FIFO: what is queued at t, then this transfer */
-		if (t > l->t_last) {
-			uint64_t drained = t - l->t_last;
-			l->backlog = l->backlog > drained ? l->backlog - drained : 0;
-			l->t_last = t;
-		}
-		wait = l->backlog;
-		l->backlog += lat;
-	}
-	ss_cpumask_set(l->sharers, reader);
-	if (sim->measuring) {
-		struct ss_contention_stats *cs = &sim->res->contention;
-		cs->line_transfer_ns += lat;
-		if (wait) {
-			cs->line_queued++;
-			cs->line_queue_ns += wait;
-		}
-	}
-	return lat + wait;
 }
 
 void ss_llc_line_write(struct ss_sim *sim, unsigned llc_index, unsigned writer)
@@ -138,6 +143,16 @@ void ss_charge_llc_shared(struct ss_sim *sim, unsigned target)
  * A taker pushed back only by holds of its own CPU is not contended: it
  * returns the delay, and no wait is counted.
  */
+/* Drop the first k of the n intervals (loops: a few elements, no memmove call). */
+static inline void lock_drop(struct ss_rq *rq, unsigned k, unsigned n)
+{
+	for (unsigned j = 0; j + k < n; j++) {
+		rq->lock_s[j] = rq->lock_s[j + k];
+		rq->lock_e[j] = rq->lock_e[j + k];
+		rq->lock_cpu[j] = rq->lock_cpu[j + k];
+	}
+}
+
 uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
 		    enum ss_lock_taker kind)
 {
@@ -150,9 +165,7 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 	while (k < n && rq->lock_e[k] <= sim->now)
 		k++;
 	if (k) {
-		memmove(rq->lock_s, rq->lock_s + k, (n - k) * sizeof rq->lock_s[0]);
-		memmove(rq->lock_e, rq->lock_e + k, (n - k) * sizeof rq->lock_e[0]);
-		memmove(rq->lock_cpu, rq->lock_cpu + k, (n - k) * sizeof rq->lock_cpu[0]);
+		lock_drop(rq, k, n);
 		n -= k;
 	}
 	for (i = 0; i < n; i++) {
@@ -164,15 +177,15 @@ uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t h
 		}
 	}
 	if (n == SS_RQ_LOCK_SLOTS) {
-		memmove(rq->lock_s, rq->lock_s + 1, (n - 1) * sizeof rq->lock_s[0]);
-		memmove(rq->lock_e, rq->lock_e + 1, (n - 1) * sizeof rq->lock_e[0]);
-		memmove(rq->lock_cpu, rq->lock_cpu + 1, (n - 1) * sizeof rq->lock_cpu[0]);
+		lock_drop(rq, 1, n);
 		n--;
 		i = i ? i - 1 : 0;
 	}
-	memmove(rq->lock_s + i + 1, rq->lock_s + i, (n - i) * sizeof rq->lock_s[0]);
-	memmove(rq->lock_e + i + 1, rq->lock_e + i, (n - i) * sizeof rq->lock_e[0]);
-	memmove(rq->lock_cpu + i + 1, rq->lock_cpu + i, (n - i) * sizeof rq->lock_cpu[0]);
+	for (unsigned j = n; j > i; j--) {   /* open slot i */
+		rq->lock_s[j] = rq->lock_s[j - 1];
+		rq->lock_e[j] = rq->lock_e[j - 1];
+		rq->lock_cpu[j] = rq->lock_cpu[j - 1];
+	}
 	rq->lock_s[i] = start;
 	rq->lock_e[i] = start + hold;
 	rq->lock_cpu[i] = (uint16_t)taker;

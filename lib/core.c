@@ -40,37 +40,14 @@ static inline uint64_t wall_to_work(uint64_t speed, uint64_t wall)
 	return (uint64_t)(((unsigned __int128)wall << 32) / speed);
 }
 
-bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu)
+bool (ss_idle_cpu)(struct ss_sim *sim, unsigned cpu)
 {
-	/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
-	 * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
-	 * with cost.claim_after_scan, pending wakeups count from the end of their scan. */
-	const struct ss_rq *rq = &sim->rq[cpu];
-	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
+	return ss__idle_cpu(sim, cpu);
 }
 
-void ss_charge_probe(struct ss_sim *sim, unsigned cpu)
+void (ss_charge_probe)(struct ss_sim *sim, unsigned cpu)
 {
-	unsigned me = sim->this_cpu;
-	uint64_t c;
-
-	/* cost.coherence: by the state of the probed rq's line at the probe's
-	 * instant (the scan's start plus what it cost so far); a hit on the
-	 * waker's own line is L1-hot (cost.probe_self_ns); else by distance */
-	if (sim->coherence)
-		c = ss_cline_read(sim, &sim->cl_rq[cpu], me, sim->now + sim->scan_cost,
-				  cpu == me ? sim->params.probe_self_ns : sim->params.line_cached_ns);
-	else
-		c = ss_c2c_ns(sim, me, cpu);
-	sim->scan_cost += c;
-	if (ss_tracing(sim))
-		ss_ft_probe(sim, cpu);
-	if (__builtin_expect(sim->state_ext != NULL, 0))
-		ss_state_log_probe(sim, cpu, c);
-	if (sim->measuring) {
-		sim->res->sis_probes_total++;
-		sim->res->cpu[cpu].probed++;
-	}
+	ss__charge_probe(sim, cpu);
 }
 
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq)
@@ -110,15 +87,9 @@ static inline void pelt_update(struct ss_sim *sim, struct ss_rq *rq, struct ss_t
 			   flags);
 }
 
-unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu)
+unsigned long (ss_cpu_util_of)(struct ss_sim *sim, unsigned cpu)
 {
-	return ss_cpu_util(&sim->rq[cpu].cfs_avg, ss_feat(sim->features, SS_FEAT_UTIL_EST),
-			   sim->topo->cpu[cpu].capacity);
-}
-
-uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu)
-{
-	return sim->rq[cpu].cfs_avg.avg.load_avg;   /* cpu_load(): cfs_rq_load_avg() */
+	return ss__cpu_util_of(sim, cpu);
 }
 
 /* ------------------------------------------------------------ costs */
@@ -1443,11 +1414,6 @@ static uint64_t post_token(struct ss_sim *sim, struct ss_task *p, bool sync)
 }
 
 /* ------------------------------------------------------------ balancer moves */
-
-unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu)
-{
-	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;   /* cpu_runnable(): cfs_rq->avg.runnable_avg */
-}
 
 /*
  * A remote resched_curr() (smp_send_reschedule()): a busy CPU gets the IPI;

@@ -155,10 +155,125 @@ void ss_update_idle_core(struct ss_sim *sim, unsigned cpu)
 }
 
 /* __select_idle_cpu(), fair.c v6.6 (no SCHED_IDLE tasks, no core cookies). */
-static inline int __select_idle_cpu(struct ss_sim *sim, unsigned cpu)
+static inline __attribute__((always_inline)) int __select_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	ss_charge_probe(sim, cpu);
 	return ss_available_idle_cpu(sim, cpu) ? (int)cpu : -1;
+}
+
+/*
+ * The idle-CPU walk of select_idle_cpu() (its loop without an idle core)
+ * when every probe is ss_charge_probe()'s common case: cost.coherence on,
+ * the distances by ids (sim->c2c_id), no trace and no constructed state.
+ * The same probes in the same order, the same costs and figures: each
+ * probe is ss_cline_read() of the rq's line (ss_sched.h) with
+ * probe_self_ns or line_cached_ns as the hit cost, added to the scan cost,
+ * then __select_idle_cpu()'s idle test — with what those read of the
+ * simulation that the walk does not change in locals, so that the stores
+ * into the figures between probes do not make the compiler load it again.
+ * Walks the set bits of cpus in [start, nr_cpus) then [0, start); returns
+ * the CPU found idle, -1 if the walk ran out of CPUs, -2 if the budget
+ * *nr ran out ("if (!--nr)"); *nr and *probes as the walk leaves them.
+ */
+static int select_idle_cpu_walk_coherent(struct ss_sim *sim, const uint64_t *cpus, unsigned start, long *nr,
+					 unsigned *probes)
+{
+	const unsigned me = sim->this_cpu, mw = me / 64, nr_cpus = sim->nr_cpus;
+	const uint64_t mbit = UINT64_C(1) << (me % 64), now = sim->now;
+	const struct ss_params *pr = &sim->params;
+	const uint64_t self_ns = pr->probe_self_ns, cached_ns = pr->line_cached_ns, smt_ns = pr->probe_smt_ns,
+		       cluster_ns = pr->probe_cluster_ns, llc_ns = pr->probe_llc_ns,
+		       package_ns = pr->probe_package_ns, remote_ns = pr->probe_remote_ns;
+	const bool line_queue = pr->line_queue != 0;
+	const struct ss_c2c_id *ids = sim->c2c_id, mine = sim->c2c_id[me];
+	struct ss_cline *cl = sim->cl_rq;
+	struct ss_results *res = sim->measuring ? sim->res : NULL;
+	uint64_t scan_cost = sim->scan_cost;
+	long left = *nr;
+	unsigned n = *probes;
+	int found = -1;
+	unsigned seg_lo[2] = { start, 0 }, seg_hi[2] = { nr_cpus, start };
+
+	for (unsigned sg = 0; sg < 2; sg++) {
+		unsigned lo = seg_lo[sg], hi = seg_hi[sg];
+		for (unsigned w = lo / 64; w * 64 < hi; w++) {
+			uint64_t word = cpus[w];
+			if (w == lo / 64)
+				word &= ~UINT64_C(0) << (lo % 64);
+			if (hi - w * 64 < 64)
+				word &= (UINT64_C(1) << (hi - w * 64)) - 1;
+			for (; word; word &= word - 1) {
+				unsigned cpu = w * 64 + (unsigned)__builtin_ctzll(word);
+				struct ss_cline *l = &cl[cpu];
+				uint64_t c;
+
+				if (!--left) {   /* long: from 0 it goes negative and never stops the scan */
+					found = -2;
+					goto out;
+				}
+				n++;
+				/* ss_charge_probe(sim, cpu): ss_cline_read() */
+				if (res)
+					res->contention.line_reads++;
+				if (l->sharers[mw] & mbit) {
+					if (res)
+						res->contention.line_hits++;
+					c = cpu == me ? self_ns : cached_ns;
+				} else {
+					const struct ss_c2c_id *y = &ids[l->writer];
+					uint64_t lat, wait = 0;
+					/* ss_c2c_of(me, writer) */
+					if (l->writer == me)
+						lat = self_ns;
+					else if (mine.smt == y->smt)
+						lat = smt_ns;
+					else if (mine.cluster == y->cluster)
+						lat = cluster_ns;
+					else if (mine.llc == y->llc)
+						lat = llc_ns;
+					else if (mine.package == y->package)
+						lat = package_ns;
+					else
+						lat = remote_ns;
+					if (line_queue) {
+						/* the home's FIFO: what is queued at t, then this transfer */
+						uint64_t t = now + scan_cost;
+						if (t > l->t_last) {
+							uint64_t drained = t - l->t_last;
+							l->backlog = l->backlog > drained ? l->backlog - drained : 0;
+							l->t_last = t;
+						}
+						wait = l->backlog;
+						l->backlog += lat;
+					}
+					l->sharers[mw] |= mbit;
+					if (res) {
+						res->contention.line_transfer_ns += lat;
+						if (wait) {
+							res->contention.line_queued++;
+							res->contention.line_queue_ns += wait;
+						}
+					}
+					c = lat + wait;
+				}
+				scan_cost += c;
+				if (res) {
+					res->sis_probes_total++;
+					res->cpu[cpu].probed++;
+				}
+				/* __select_idle_cpu(): available_idle_cpu() */
+				if (ss_available_idle_cpu(sim, cpu)) {
+					found = (int)cpu;
+					goto out;
+				}
+			}
+		}
+	}
+out:
+	sim->scan_cost = scan_cost;
+	*nr = left;
+	*probes = n;
+	return found;
 }
 
 /* select_idle_core(), fair.c v6.6. */
@@ -444,28 +559,58 @@ int ss_select_idle_cpu(struct ss_sim *sim, struct ss_task *p, const struct ss_sc
 walk:
 	/* the budget in force: "if (!--nr)" allows nr - 1 probes; from INT_MAX or from 0 it never stops the walk */
 	sic_set_budget(sim, has_idle_core || nr <= 0 || nr == INT_MAX ? -1 : nr - 1);
-	for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
-	     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
-		if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
-			continue;
-		if (has_idle_core) {
+	if (has_idle_core) {
+		for (cpu = ss_cpumask_wrap_first(&it, cpus, sim->nr_cpus, (unsigned)target + 1); cpu < sim->nr_cpus;
+		     cpu = ss_cpumask_wrap_next(&it, cpus, sim->nr_cpus)) {
+			if (!ss_cpumask_test(cpus, cpu))   /* siblings removed by select_idle_core() */
+				continue;
 			i = select_idle_core(sim, p, cpu, cpus, &idle_cpu, &probes);
 			if (i >= 0) {
 				idle_cpu = i;
 				goto out_found;
 			}
-		} else {
-			if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
+		}
+	} else {
+		/*
+		 * for_each_cpu_wrap(cpu, cpus, target + 1) as above, a word at a
+		 * time: this walk does not change cpus, so the order is that of
+		 * the set bits of [start, nr_cpus), then of [0, start).
+		 */
+		unsigned start = (unsigned)target + 1 < sim->nr_cpus ? (unsigned)target + 1 : 0;
+		unsigned seg_lo[2] = { start, 0 }, seg_hi[2] = { sim->nr_cpus, start };
+		if (sim->coherence && sim->c2c_id && !ss_tracing(sim) && !sim->state_ext) {
+			idle_cpu = select_idle_cpu_walk_coherent(sim, cpus, start, &nr, &probes);
+			if (idle_cpu == -2) {
 				sim->sic_budget_stop = true;
 				idle_cpu = -1;
 				goto out_stats;   /* no scan-cost update on this exit */
 			}
-			probes++;
-			idle_cpu = __select_idle_cpu(sim, cpu);
-			if (idle_cpu >= 0)
-				break;
+			goto walked;
+		}
+		for (unsigned sg = 0; sg < 2; sg++) {
+			unsigned lo = seg_lo[sg], hi = seg_hi[sg];
+			for (unsigned w = lo / 64; w * 64 < hi; w++) {
+				uint64_t word = cpus[w];
+				if (w == lo / 64)
+					word &= ~UINT64_C(0) << (lo % 64);
+				if (hi - w * 64 < 64)
+					word &= (UINT64_C(1) << (hi - w * 64)) - 1;
+				for (; word; word &= word - 1) {
+					cpu = w * 64 + (unsigned)__builtin_ctzll(word);
+					if (!--nr) {   /* long: from 0 it goes negative and never stops the scan */
+						sim->sic_budget_stop = true;
+						idle_cpu = -1;
+						goto out_stats;   /* no scan-cost update on this exit */
+					}
+					probes++;
+					idle_cpu = __select_idle_cpu(sim, cpu);
+					if (idle_cpu >= 0)
+						goto walked;
+				}
+			}
 		}
 	}
+walked:
 	/* the walk ran out of CPUs: every CPU of the mask was visited (a found core returned above) */
 	sim->scan_walked_all = idle_cpu < 0;
 	if (has_idle_core) {

@@ -45,8 +45,8 @@ enum ss_ev_class {
 /*
  * An event is embedded in its owner (a task, a CPU or the simulation): the
  * queue holds pointers, so nothing is allocated per event. heap_idx is the
- * queue's slot id of a queued event (its heap position is the queue's
- * pos[heap_idx]), SS_EV_IDLE when not queued; cancelling is O(log n).
+ * queue's slot id of a queued event (a leaf of its tournament tree, evq.c),
+ * SS_EV_IDLE when not queued; cancelling is O(log n).
  */
 #define SS_EV_IDLE UINT32_MAX
 struct ss_event {
@@ -58,20 +58,31 @@ struct ss_event {
 };
 
 struct ss_evq_slot {
-	uint64_t time, key;
+	uint64_t t, key;           /* the event's priority: time (ns), key */
 	struct ss_event *ev;
-	uint32_t id;        /* slot id: pos[id] is this slot's heap index */
 	uint32_t hint;      /* 1 + index into the hint array of what the handler reads first, 0 = none */
+	uint32_t next, prev;       /* a near event's neighbours in its bucket, UINT32_MAX = none */
+	uint32_t where;            /* its bucket, UINT32_MAX: a far event (in the tree) */
 };
 
+/* the calendar of near events (evq.c): SS_EVQ_BUCKETS buckets of 2^SS_EVQ_SHIFT ns, 8.4 ms */
+#define SS_EVQ_SHIFT 8
+#define SS_EVQ_BUCKETS 32768u
+
 struct ss_evq {
-	struct ss_evq_slot *heap;
-	uint32_t *pos;             /* cap: heap index of each slot id in use */
+	struct ss_evq_slot *slot;  /* nr_slots (cap rounded up to a power of two): by slot id */
+	uint32_t *head;            /* SS_EVQ_BUCKETS: each bucket's first slot id, UINT32_MAX = empty */
+	uint64_t *bits;            /* SS_EVQ_BUCKETS bits: the buckets that are not empty */
+	uint64_t *summary;         /* SS_EVQ_BUCKETS / 64 bits: the words of bits that are not 0 */
+	uint64_t cur;              /* the current bucket: time >> SS_EVQ_SHIFT of the earliest events */
+	uint64_t *time;            /* nr_slots: each far event's time (ns), UINT64_MAX for the other slots */
+	uint32_t *win;             /* 2 × width: win[n] the far slot id winning below tree node n (root 1, leaf width + id) */
 	uint32_t *free_id;         /* stack of nr_free unused slot ids */
 	const char *hint_base;     /* prefetch hints index this array (ss_evq_set_hint_array), NULL = none */
 	size_t hint_stride;
-	uint32_t nr, cap, nr_free;     /* nr counts a vacant root slot */
-	uint32_t vacant_id;        /* slot id left at the root by the last pop, SS_EV_IDLE = none */
+	uint32_t nr, cap, nr_free;
+	uint32_t nr_near, nr_far;  /* events in the calendar, in the tree */
+	uint32_t width, nr_slots;  /* leaves of the tree (ids below it), a power of two; slots allocated */
 	uint64_t seq;
 };
 
@@ -283,6 +294,16 @@ struct ss_rq {
  * cfs.idle_h_nr_running modelled as the same unit) or an LLC's
  * sd_llc_shared (nr_busy_cpus, has_idle_cores, nr_idle_scan).
  */
+/*
+ * What ss_c2c_ns() compares of two CPUs (coherence.c ss_cline_init()): the
+ * first CPU of each one's smt_mask and cluster_mask — when those masks are
+ * partitions (b in a's mask iff their masks are the same), membership is
+ * equality of these — and its llc and package.
+ */
+struct ss_c2c_id {
+	uint32_t smt, cluster, llc, package;
+};
+
 struct ss_cline {
 	uint64_t *sharers;             /* CPUs holding a valid copy: read since the last write (nr_words) */
 	uint64_t t_last;               /* ns: the last request its home served */
@@ -419,6 +440,7 @@ struct ss_sim {
 	/* load balance scratch, preallocated (balance.c) */
 	uint64_t *lb_cpus;             /* env->cpus (load_balance_mask) */
 	uint64_t *lb_swb;              /* should_we_balance_tmpmask */
+	bool lb_smt_single;            /* every CPU's smt_mask is itself alone: a group has as many cores as CPUs */
 	uint8_t *sgc_imbalance;        /* sgc->imbalance by (level key, sgc id) */
 	unsigned nr_level_keys;
 	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
@@ -510,6 +532,7 @@ struct ss_sim {
 	struct ss_state_ext *state_ext; /* a constructed state (lib/state.c, simsched/state.h), NULL in a run */
 	/* contention (docs/model.md "Contention", lib/coherence.c) */
 	bool coherence;                /* cost.coherence */
+	struct ss_c2c_id *c2c_id;      /* per CPU, for ss_c2c_ns(); NULL: the masks are not partitions, test them */
 	struct ss_cline *cl_rq;        /* per CPU: its rq's line */
 	struct ss_cline *cl_llc;       /* per LLC (llc_index): its sd_llc_shared line */
 	uint64_t *cl_words;            /* the sharers masks, (nr_cpus + nr_llcs) × nr_words */
@@ -569,14 +592,46 @@ static inline bool ss_rq_claimed(const struct ss_sim *sim, const struct ss_rq *r
 
 /* core.c: predicates the placement code reads (core.c v6.6). */
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu);
+/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
+ * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
+ * with cost.claim_after_scan, pending wakeups count from the end of their scan.
+ * Inline for the library's callers (the macro); ss_idle_cpu() is the exported copy. */
+static inline bool ss__idle_cpu(const struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_rq *rq = &sim->rq[cpu];
+	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
+}
+#define ss_idle_cpu(sim, cpu) ss__idle_cpu(sim, cpu)
 static inline bool ss_available_idle_cpu(struct ss_sim *sim, unsigned cpu)
 {
 	return ss_idle_cpu(sim, cpu);   /* vcpu_is_preempted() is false on bare metal */
 }
 /** Charge one probe of cpu's rq to the waker (by distance from sim->this_cpu, or by its line's state). */
 void ss_charge_probe(struct ss_sim *sim, unsigned cpu);
+/** ss_c2c_ns() by the topology's masks (the definition; the fast path below when they are partitions). */
+uint64_t ss_c2c_ns_masks(const struct ss_sim *sim, unsigned a, unsigned b);
 /** The uncontended latency of moving a line between CPUs a and b: cost.probe_* by distance (probe_self_ns if a == b). */
-uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b);
+static inline uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned b)
+{
+	const struct ss_params *pr = &sim->params;
+	const struct ss_c2c_id *x, *y;
+	if (__builtin_expect(!sim->c2c_id, 0))
+		return ss_c2c_ns_masks(sim, a, b);
+	if (a == b)
+		return pr->probe_self_ns;
+	x = &sim->c2c_id[a];
+	y = &sim->c2c_id[b];
+	/* the tests of ss_c2c_ns_masks() in its order: b in a's smt_mask, in its cluster_mask, ... */
+	if (x->smt == y->smt)
+		return pr->probe_smt_ns;
+	if (x->cluster == y->cluster)
+		return pr->probe_cluster_ns;
+	if (x->llc == y->llc)
+		return pr->probe_llc_ns;
+	if (x->package == y->package)
+		return pr->probe_package_ns;
+	return pr->probe_remote_ns;
+}
 
 /* coherence.c: the lines of scheduler state (docs/model.md "Contention"). */
 void ss_cline_init(struct ss_sim *sim);
@@ -586,7 +641,40 @@ void ss_cline_free(struct ss_sim *sim);
  * the reader holds a valid copy — and the read itself: the reader holds a
  * copy after.
  */
-uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t, uint64_t hit_ns);
+static inline __attribute__((always_inline)) uint64_t ss_cline_read(struct ss_sim *sim, struct ss_cline *l, unsigned reader, uint64_t t,
+				     uint64_t hit_ns)
+{
+	uint64_t lat, wait = 0;
+
+	if (sim->measuring)
+		sim->res->contention.line_reads++;
+	if (ss_cpumask_test(l->sharers, reader)) {
+		if (sim->measuring)
+			sim->res->contention.line_hits++;
+		return hit_ns;
+	}
+	lat = ss_c2c_ns(sim, reader, l->writer);
+	if (sim->params.line_queue) {
+		/* the home's FIFO: what is queued at t, then this transfer */
+		if (t > l->t_last) {
+			uint64_t drained = t - l->t_last;
+			l->backlog = l->backlog > drained ? l->backlog - drained : 0;
+			l->t_last = t;
+		}
+		wait = l->backlog;
+		l->backlog += lat;
+	}
+	ss_cpumask_set(l->sharers, reader);
+	if (sim->measuring) {
+		struct ss_contention_stats *cs = &sim->res->contention;
+		cs->line_transfer_ns += lat;
+		if (wait) {
+			cs->line_queued++;
+			cs->line_queue_ns += wait;
+		}
+	}
+	return lat + wait;
+}
 /** writer wrote line l: every other copy is invalid. */
 static inline void ss_cline_write(struct ss_sim *sim, struct ss_cline *l, unsigned writer)
 {
@@ -616,7 +704,28 @@ void ss_llc_line_write(struct ss_sim *sim, unsigned llc_index, unsigned writer);
 uint64_t ss_rq_lock(struct ss_sim *sim, struct ss_rq *rq, uint64_t t, uint64_t hold, unsigned taker,
 		    enum ss_lock_taker kind);
 unsigned long ss_cpu_util_of(struct ss_sim *sim, unsigned cpu);
-uint64_t ss_cpu_load(struct ss_sim *sim, unsigned cpu);
+/* ss_cpu_util_of() inline for the library's callers (the macro): ss_cpu_util() (pelt.c; cpu_util(),
+ * fair.c v6.6, without a task) of cpu's rq at its arch capacity; the function is the exported copy. */
+static inline unsigned long ss__cpu_util_of(const struct ss_sim *sim, unsigned cpu)
+{
+	const struct ss_cfs_rq_avg *cfs = &sim->rq[cpu].cfs_avg;
+	unsigned long util = (unsigned long)cfs->avg.util_avg;
+	unsigned long capacity_orig = sim->topo->cpu[cpu].capacity;
+
+	if (ss_feat(sim->features, SS_FEAT_UTIL_EST)) {
+		unsigned long est = cfs->avg.util_est.enqueued;
+
+		if (est > util)
+			util = est;
+	}
+	return util < capacity_orig ? util : capacity_orig;
+}
+#define ss_cpu_util_of(sim, cpu) ss__cpu_util_of(sim, cpu)
+/* cpu_load(): cfs_rq_load_avg() */
+static inline uint64_t ss_cpu_load(const struct ss_sim *sim, unsigned cpu)
+{
+	return sim->rq[cpu].cfs_avg.avg.load_avg;
+}
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
 
 /* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
@@ -676,7 +785,11 @@ static inline unsigned ss_sd_level_key(const struct ss_sched_domain *sd)
 {
 	return sd->level < SS_SD_NUMA ? (unsigned)sd->level : (unsigned)SS_SD_NUMA + (unsigned)(sd->numa_level < 0 ? 0 : sd->numa_level);
 }
-unsigned long ss_cpu_runnable(struct ss_sim *sim, unsigned cpu);
+/* cpu_runnable(): cfs_rq->avg.runnable_avg */
+static inline unsigned long ss_cpu_runnable(const struct ss_sim *sim, unsigned cpu)
+{
+	return (unsigned long)sim->rq[cpu].cfs_avg.avg.runnable_avg;
+}
 
 /* rq->cfs_tasks (se.group_node list), by task id: add at the head, walk from the tail. */
 static inline void ss_tasks_add_head(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
@@ -868,5 +981,31 @@ static inline void ss_update_avg(uint64_t *avg, uint64_t sample)
 	int64_t diff = (int64_t)(sample - *avg);
 	*avg += (uint64_t)(diff / 8);
 }
+
+/* ss_charge_probe() (core.c) inline for the library's callers (the macro); the function is the exported copy. */
+static inline __attribute__((always_inline)) void ss__charge_probe(struct ss_sim *sim, unsigned cpu)
+{
+	unsigned me = sim->this_cpu;
+	uint64_t c;
+
+	/* cost.coherence: by the state of the probed rq's line at the probe's
+	 * instant (the scan's start plus what it cost so far); a hit on the
+	 * waker's own line is L1-hot (cost.probe_self_ns); else by distance */
+	if (sim->coherence)
+		c = ss_cline_read(sim, &sim->cl_rq[cpu], me, sim->now + sim->scan_cost,
+				  cpu == me ? sim->params.probe_self_ns : sim->params.line_cached_ns);
+	else
+		c = ss_c2c_ns(sim, me, cpu);
+	sim->scan_cost += c;
+	if (ss_tracing(sim))
+		ss_ft_probe(sim, cpu);
+	if (__builtin_expect(sim->state_ext != NULL, 0))
+		ss_state_log_probe(sim, cpu, c);
+	if (sim->measuring) {
+		sim->res->sis_probes_total++;
+		sim->res->cpu[cpu].probed++;
+	}
+}
+#define ss_charge_probe(sim, cpu) ss__charge_probe(sim, cpu)
 
 #endif

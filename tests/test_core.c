@@ -81,6 +81,77 @@ static void test_evq_cancel_reschedule(void **state)
 	ss_evq_destroy(&q);
 }
 
+/*
+ * Near and far events (the calendar and the tree of evq.c) mixed: times from
+ * the same nanosecond to seconds ahead, events moved and cancelled while
+ * others are popped; the pops must come in (time, class, cpu, sequence)
+ * order, checked against a scan of what is queued.
+ */
+static void evq_near_far(unsigned used)
+{
+	enum { N = 300 };
+	struct ss_evq q;
+	struct ss_event ev[N];
+	bool queued[N] = { false };
+	uint64_t rnd = 12345 + used, now = 0;
+	unsigned nq = 0;
+	ss_evq_init(&q, N);
+	for (int i = 0; i < N; i++)
+		ev[i].heap_idx = SS_EV_IDLE;
+	for (int step = 0; step < 20000; step++) {
+		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned i = (unsigned)(rnd >> 33) % used, op = (unsigned)(rnd >> 20) % 8;
+		uint64_t r = rnd >> 40, dt;
+		switch (r % 4) {
+		case 0: dt = r % 3; break;                          /* ties */
+		case 1: dt = r % 20000; break;                      /* µs: the calendar */
+		case 2: dt = r % 20000000; break;                   /* ms: near and far */
+		default: dt = (r % 4000) * 1000000ull; break;       /* seconds: far */
+		}
+		if (op < 5) {
+			if (!queued[i])
+				nq++;
+			ss_evq_schedule(&q, &ev[i], now + dt, (unsigned)(r % SS_EV_NR_CLASSES), (unsigned)(r % 7));
+			queued[i] = true;
+		} else if (op == 5) {
+			if (queued[i])
+				nq--;
+			ss_evq_cancel(&q, &ev[i]);
+			queued[i] = false;
+			assert_false(ss_ev_queued(&ev[i]));
+		} else if (nq) {
+			/* the expected next: the smallest (time, key) queued */
+			int best = -1;
+			for (int k = 0; k < N; k++)
+				if (queued[k] && (best < 0 || ev[k].time < ev[best].time ||
+						  (ev[k].time == ev[best].time && ev[k].key < ev[best].key)))
+					best = k;
+			struct ss_event *e = ss_evq_pop(&q);
+			assert_ptr_equal(e, &ev[best]);
+			assert_false(ss_ev_queued(e));
+			assert_true(e->time >= now);
+			now = e->time;
+			queued[best] = false;
+			nq--;
+		}
+	}
+	while (nq) {
+		struct ss_event *e = ss_evq_pop(&q);
+		assert_non_null(e);
+		assert_true(e->time >= now);
+		now = e->time;
+		nq--;
+	}
+	assert_null(ss_evq_pop(&q));
+	ss_evq_destroy(&q);
+}
+
+static void test_evq_near_far(void **state)
+{
+	evq_near_far(300);   /* dense */
+	evq_near_far(4);     /* sparse: gaps longer than the calendar */
+}
+
 /* ---------------------------------------------------------------- cpumask */
 
 static unsigned wrap_order(const uint64_t *m, unsigned n, unsigned start, unsigned *out)
@@ -388,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evq_order),
 		cmocka_unit_test(test_evq_cancel_reschedule),
+		cmocka_unit_test(test_evq_near_far),
 		cmocka_unit_test(test_for_each_cpu_wrap),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_sis_util_table),

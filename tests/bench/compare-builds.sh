@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Output identity between two builds: runs a matrix of machines, workloads,
 # policies and loads on both and compares the JSON results, ignoring only
-# engine.events (the number of events an engine needs is not a result).
+# engine.events (the number of events an engine needs is not a result:
+# an engine may queue more or fewer events for the same run). Then two runs
+# with --trace (docs/output.md), whose trace files must be byte-identical.
 # Both run as `simsched` (argv[0]) with the same --json name in a directory
 # of their own, so the command lines they record (provenance.command) match.
 # Exits 1 on the first difference set, printing which runs differ.
@@ -51,5 +53,17 @@ for t in kunpeng920 xeon6148; do for w in $W/*.yaml $W/rt-app/*.json; do for p i
 	run_pair "$t $(basename $w) $p" -t $T/$t.yaml -w $w -p $p --warmup 10ms --duration $dur
 done; done; done
 run_pair "kunpeng920 tcp-rr 100% seed 7 1s" -t $T/kunpeng920.yaml -w $W/netperf-tcp-rr.yaml --load 100% --seed 7 --warmup 0 --duration 200ms
+trace_pair() {   # name, args...: the --trace files byte for byte
+	local name=$1; shift
+	(cd "$tmp/old" && exec -a simsched "$old" run "$@" --quiet --trace trace.txt) >/dev/null 2>&1
+	(cd "$tmp/new" && exec -a simsched "$new" run "$@" --quiet --trace trace.txt) >/dev/null 2>&1
+	n=$((n + 1))
+	if [ ! -s "$tmp/old/trace.txt" ] || ! cmp -s "$tmp/old/trace.txt" "$tmp/new/trace.txt"; then
+		echo "DIFF trace: $name"; fail=1
+	fi
+	rm -f "$tmp/old/trace.txt" "$tmp/new/trace.txt"
+}
+trace_pair "trace kunpeng920 tcp-rr 100% sis_util 20ms" -t $T/kunpeng920.yaml -w $W/netperf-tcp-rr.yaml -p sis_util --load 100% --warmup 0 --duration 20ms
+trace_pair "trace xeon6148 hackbench-process-pipes" -t $T/xeon6148.yaml -w $W/hackbench-process-pipes.yaml --warmup 0 --duration 20ms
 echo "$n runs compared: $([ $fail = 0 ] && echo identical || echo DIFFERENT)"
 exit $fail
