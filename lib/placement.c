@@ -235,17 +235,8 @@ static int select_idle_cpu_walk_coherent(struct ss_sim *sim, const uint64_t *cpu
 						lat = package_ns;
 					else
 						lat = remote_ns;
-					if (line_queue) {
-						/* the home's FIFO: what is queued at t, then this transfer */
-						uint64_t t = now + scan_cost;
-						if (t > l->t_last) {
-							uint64_t drained = t - l->t_last;
-							l->backlog = l->backlog > drained ? l->backlog - drained : 0;
-							l->t_last = t;
-						}
-						wait = l->backlog;
-						l->backlog += lat;
-					}
+					if (line_queue)   /* the home's FIFO (ss_cline_queue) */
+						wait = ss_cline_queue(l, now + scan_cost, lat);
 					l->sharers[mw] |= mbit;
 					if (res) {
 						res->contention.line_transfer_ns += lat;

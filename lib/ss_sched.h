@@ -636,6 +636,25 @@ static inline uint64_t ss_c2c_ns(const struct ss_sim *sim, unsigned a, unsigned 
 /* coherence.c: the lines of scheduler state (docs/model.md "Contention"). */
 void ss_cline_init(struct ss_sim *sim);
 void ss_cline_free(struct ss_sim *sim);
+/*
+ * cost.line_queue: the line's home serves one transfer at a time. At time t
+ * (ns) the backlog drained since the last transfer is gone; this transfer of
+ * lat ns queues behind what is left. Returns the wait (ns) before it starts.
+ */
+static inline uint64_t ss_cline_queue(struct ss_cline *l, uint64_t t, uint64_t lat)
+{
+	uint64_t wait;
+
+	if (t > l->t_last) {
+		uint64_t drained = t - l->t_last;
+		l->backlog = l->backlog > drained ? l->backlog - drained : 0;
+		l->t_last = t;
+	}
+	wait = l->backlog;
+	l->backlog += lat;
+	return wait;
+}
+
 /**
  * What reading line l costs CPU reader at simulated time t (ns) — hit_ns if
  * the reader holds a valid copy — and the read itself: the reader holds a
@@ -654,16 +673,8 @@ static inline __attribute__((always_inline)) uint64_t ss_cline_read(struct ss_si
 		return hit_ns;
 	}
 	lat = ss_c2c_ns(sim, reader, l->writer);
-	if (sim->params.line_queue) {
-		/* the home's FIFO: what is queued at t, then this transfer */
-		if (t > l->t_last) {
-			uint64_t drained = t - l->t_last;
-			l->backlog = l->backlog > drained ? l->backlog - drained : 0;
-			l->t_last = t;
-		}
-		wait = l->backlog;
-		l->backlog += lat;
-	}
+	if (sim->params.line_queue)
+		wait = ss_cline_queue(l, t, lat);
 	ss_cpumask_set(l->sharers, reader);
 	if (sim->measuring) {
 		struct ss_contention_stats *cs = &sim->res->contention;
