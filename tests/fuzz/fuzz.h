@@ -19,8 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_INPUT (256u * 1024u)
 
 /*
- * The input as a file for loaders that take a path: written to one file in
- * a directory made once per process (removed at exit); returns its path.
+ * The input as a file for loaders that take a path: written to NAME (which
+ * may hold subdirectories, e.g. "experiments/S99.yaml") under a directory
+ * made once per process and removed at exit, which also holds symlinks
+ * topologies/ and workloads/ to the source tree's, so that an experiment's
+ * or sweep spec's relative paths to the shipped files resolve and the
+ * loader goes past them. Returns the path (owned here, valid until the next
+ * call); aborts if the file cannot be written.
  */
 const char *fuzz_file(const uint8_t *data, size_t size, const char *name);
 

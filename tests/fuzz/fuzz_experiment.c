@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
-	x = ss_experiment_load(fuzz_file(data, size, "S99.yaml"), &err);
+	x = ss_experiment_load(fuzz_file(data, size, "experiments/S99.yaml"), &err);
 	ss_experiment_free(x);
 	g_clear_error(&err);
 	return 0;

@@ -1,4 +1,4 @@
-/* Fuzz target: a sweep spec (ss_sweep_spec_load), its paths relative to the seeds' directory. */
+/* Fuzz target: a sweep spec (ss_sweep_spec_load), placed where the shipped sweep.yaml is, so its ../../topologies/ paths resolve. */
 #include "fuzz.h"
 #include "simsched/sweep.h"
 
@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
-	s = ss_sweep_spec_load(fuzz_file(data, size, "spec.yaml"), &err);
+	s = ss_sweep_spec_load(fuzz_file(data, size, "docs/examples/spec.yaml"), &err);
 	ss_sweep_spec_free(s);
 	g_clear_error(&err);
 	return 0;
