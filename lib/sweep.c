@@ -100,11 +100,12 @@ static yaml_node_t *node(struct pctx *c, int i)
 static bool want_scalar(struct pctx *c, const yaml_node_t *n, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE)
-		return fail(c, n->start_mark, "%s is %s (expected %s)", what, ss_yaml_kind_name(n), what);
+		return fail(c, n->start_mark, "%s is %s (expected a single value%s)", what, ss_yaml_kind_name(n),
+			    !strcmp(what, "sched_features") ? ", the features comma-separated: NO_SIS_UTIL,TTWU_QUEUE" : "");
 	if (strlen(ss_yaml_sval(n)) != n->data.scalar.length)
 		return fail(c, n->start_mark, "%s contains a NUL character (expected text)", what);
 	if (!ss_yaml_sval(n)[0])
-		return fail(c, n->start_mark, "%s is empty (expected %s)", what, what);
+		return fail(c, n->start_mark, "%s is empty (expected a value)", what);
 	return true;
 }
 

@@ -62,6 +62,8 @@ const char *fuzz_file(const uint8_t *data, size_t size, const char *name)
 			g_free(at);
 		}
 	}
+	if (path)
+		g_unlink(path); /* one input file at a time, whatever its name */
 	g_free(path);
 	path = g_build_filename(dir, name, NULL);
 	char *parent = g_path_get_dirname(path);

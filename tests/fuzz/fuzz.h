@@ -24,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * made once per process and removed at exit, which also holds symlinks
  * topologies/ and workloads/ to the source tree's, so that an experiment's
  * or sweep spec's relative paths to the shipped files resolve and the
- * loader goes past them. Returns the path (owned here, valid until the next
- * call); aborts if the file cannot be written.
+ * loader goes past them. The previous input file is removed. Returns the
+ * path (owned here, valid until the next call); aborts if the file cannot
+ * be written.
  */
 const char *fuzz_file(const uint8_t *data, size_t size, const char *name);
 

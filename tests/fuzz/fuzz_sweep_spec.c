@@ -10,6 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	s = ss_sweep_spec_load(fuzz_file(data, size, "docs/examples/spec.yaml"), &err);
+	if (!s && g_getenv("FUZZ_VERBOSE"))
+		g_printerr("%s\n", err->message);
 	ss_sweep_spec_free(s);
 	g_clear_error(&err);
 	return 0;

@@ -46,7 +46,7 @@ seeds() {
 	topology_yaml) echo "$src/topologies $src/tests/data/topology" ;;
 	workload_yaml) echo "$src/workloads $src/tests/data/workload" ;;
 	rtapp_json) echo "$src/workloads/rt-app $src/tests/data/rtapp" ;;
-	sweep_spec) echo "$src/docs/examples" ;;
+	sweep_spec) echo "$src/docs/examples $src/tests/fuzz/seeds/sweep_spec" ;;
 	experiment) echo "$src/experiments" ;;
 	*) echo "$src/tests/fuzz/seeds/$1" ;;
 	esac
