@@ -589,8 +589,10 @@ static bool parse_series(struct xctx *c, yaml_node_t *n, struct ss_xp_series *s,
 		for (unsigned i = 0; i < nu; i++) {
 			int l = load_index(s, u[i]);
 			if (l < 0) {
+				yaml_node_t *at = v[UNSC]->type == YAML_SEQUENCE_NODE ? nd(c, v[UNSC]->data.sequence.items.start[i]) : v[UNSC];
+				double bad = u[i];
 				g_free(u);
-				return fail(c, nd(c, v[UNSC]->data.sequence.items.start[i]), "unscored load %g is not one of the series' loads (expected values from loads)", u[i]);
+				return fail(c, at, "unscored load %g is not one of the series' loads (expected values from loads)", bad);
 			}
 			s->unscored[l] = true;
 		}

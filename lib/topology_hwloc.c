@@ -552,6 +552,79 @@ static int build_masks(struct hw *h, GError **err)
 	return 0;
 }
 
+/*
+ * Refuse an <object> that libhwloc 2.9 (Debian's) would crash on.
+ * hwloc__xml_import_object() (hwloc 2.9.0, topology-xml.c) requires only
+ * cpuset and nodeset, but the sibling reordering right after it compares
+ * complete_cpuset, so an object with a cpuset and no complete_cpuset
+ * dereferences NULL inside hwloc_topology_load(); hwloc fixed it upstream
+ * by requiring the four sets together (open-mpi/hwloc PR #783, 2026). lstopo
+ * always writes them together, v1 and v2, so a file without them was not
+ * exported by hwloc: say where, as that fix does, before libhwloc sees it.
+ * Scans the <object ...> start tags (attribute values quoted, as every hwloc
+ * export writes them). Returns false with err set.
+ */
+static bool check_object_sets(const char *path, const char *xml, gsize len, GError **err)
+{
+	static const char *const pair[][2] = { { "cpuset", "complete_cpuset" }, { "nodeset", "complete_nodeset" } };
+	size_t line = 1;
+	const char *bol = xml;
+
+	for (const char *p = xml; p < xml + len; p++) {
+		if (*p == '\n') {
+			line++;
+			bol = p + 1;
+			continue;
+		}
+		if (*p != '<' || strncmp(p, "<object", 7) || (p[7] != ' ' && p[7] != '\t' && p[7] != '\n' && p[7] != '\r'))
+			continue;
+		/* the attribute names of this start tag, up to its unquoted '>' */
+		bool has[2][2] = { { false } };
+		const char *q = p + 7;
+		char quote = 0;
+		const char *name = NULL;
+		for (; q < xml + len && (quote || *q != '>'); q++) {
+			if (quote) {
+				if (*q == quote)
+					quote = 0;
+				continue;
+			}
+			if (*q == '"' || *q == '\'') {
+				quote = *q;
+				continue;
+			}
+			if (g_ascii_isalnum(*q) || *q == '_') {
+				if (!name)
+					name = q;
+				continue;
+			}
+			if (name && *q == '=') {
+				for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
+					for (unsigned k = 0; k < 2; k++)
+						if ((size_t)(q - name) == strlen(pair[i][k]) && !strncmp(name, pair[i][k], (size_t)(q - name)))
+							has[i][k] = true;
+			}
+			name = NULL;
+		}
+		for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
+			if (has[i][0] && !has[i][1]) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:%zu: an <object> with %s but no %s (expected both, as every lstopo export "
+					    "writes them; libhwloc %s cannot load such an object safely)",
+					    path, line, (size_t)(p - bol) + 1, pair[i][0], pair[i][1], HWLOC_VERSION);
+				return false;
+			}
+		/* newlines inside the tag */
+		for (const char *r = p; r < q; r++)
+			if (*r == '\n') {
+				line++;
+				bol = r + 1;
+			}
+		p = q < xml + len ? q : xml + len - 1;
+	}
+	return true;
+}
+
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err)
 {
 	struct hw h = { 0 };
@@ -583,6 +656,8 @@ char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *wa
 		g_error_free(e);
 		goto out;
 	}
+	if (!check_object_sets(path, xml, len, err))
+		goto out;
 	if (hwloc_topology_init(&h.topo) < 0) {
 		g_set_error(err, SS_ERROR, SS_ERROR_IO, "%s: hwloc_topology_init failed", path);
 		goto out;

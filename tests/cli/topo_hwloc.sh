@@ -109,4 +109,8 @@ expect_fail "truncated XML" "^simsched: .*/cut\.xml: not a valid hwloc XML topol
 # an export of a newer hwloc than the one built in says so (hwloc 2.x reads v1 and v2 exports)
 sed 's/<topology version="2.0"/<topology version="3.0"/' "$tmp/m2.xml" > "$tmp/v3.xml"
 expect_fail "hwloc 3 XML" "^simsched: .*/v3\.xml: an hwloc 3\.x XML export .*, which libhwloc [0-9.]*, built into simsched, cannot read .expected a v1 or v2 export" --hwloc "$tmp/v3.xml"
+# an object with a cpuset but no complete_cpuset crashes libhwloc 2.9's loader (hwloc PR #783): refused first, with its place
+awk '/<object type="Core"/ && !done { sub(/ complete_cpuset="[^"]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/nocc.xml"
+line=$(grep -n '<object type="Core"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <object> with cpuset but no complete_cpuset .expected both" --hwloc "$tmp/nocc.xml"
 echo "topo import --hwloc ok"
