@@ -161,6 +161,9 @@ static void read_vendor(struct hw *h)
 
 	while (!v && (o = hwloc_get_next_obj_by_type(h->topo, HWLOC_OBJ_PACKAGE, o)))
 		v = hwloc_obj_get_info_by_name(o, "CPUVendor");
+	const char *fam = o ? hwloc_obj_get_info_by_name(o, "CPUFamilyNumber") : NULL;
+	if (fam)
+		h->im.x86_family = (unsigned)strtoul(fam, NULL, 10);
 	if (!v)
 		v = hwloc_obj_get_info_by_name(hwloc_get_root_obj(h->topo), "CPUVendor");
 	if (v) {
@@ -446,7 +449,8 @@ static int build_masks(struct hw *h, GError **err)
 {
 	struct ss_imp *im = &h->im;
 	bool no_pkg = false, l3 = false, l2 = false;
-	unsigned cache_depth = 0;
+	unsigned cache_depth = 0, nr_cu_paired = 0;
+	bool cu_pairs = im->vendor && !strcmp(im->vendor, "amd") && im->x86_family == 0x15;
 
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
 		hwloc_obj_t pu = h->pu[c], o;
@@ -460,10 +464,22 @@ static int build_masks(struct hw *h, GError **err)
 				ss_cpumask_set(ss_imp_mask(im, LV_PKG, c), d);
 		}
 		o = hwloc_get_ancestor_obj_by_type(h->topo, HWLOC_OBJ_CORE, pu);
-		if (o)
+		/*
+		 * AMD family 15h: hwloc shows each core of a compute unit as a Core
+		 * (they have their own core_id), but v6.6 match_smt()
+		 * (arch/x86/kernel/smpboot.c) makes CPUs with the same cu_id SMT
+		 * siblings; amd_get_topology() sets cu_id for family 0x15 only. The
+		 * compute unit is the two cores sharing an L2 (and FPU): SMT from it.
+		 */
+		hwloc_obj_t cu = cu_pairs ? ancestor_cache(pu, 2) : NULL;
+		if (cu) {
+			mask_from_cpuset(h, cu->cpuset, ss_imp_mask(im, LV_CORE, c));
+			nr_cu_paired++;
+		} else if (o) {
 			mask_from_cpuset(h, o->cpuset, ss_imp_mask(im, LV_CORE, c));
-		else
+		} else {
 			ss_cpumask_set(ss_imp_mask(im, LV_CORE, c), c);
+		}
 		for (unsigned d = 0; d < im->nr_cpus; d++)
 			if (im->cpu_node[d] == im->cpu_node[c])
 				ss_cpumask_set(ss_imp_mask(im, LV_NODE, c), d);
@@ -472,6 +488,9 @@ static int build_masks(struct hw *h, GError **err)
 		if (ancestor_cache(pu, 2))
 			l2 = true;
 	}
+	if (nr_cu_paired)
+		ss_imp_warn(im, "%s: AMD family 15h: the cores of each compute unit (one L2) are SMT siblings, as "
+			    "v6.6 match_smt() pairs them by cu_id", h->path);
 	if (no_pkg)
 		ss_imp_warn(im, "%s: no Package objects; one package", h->path);
 	cache_depth = l3 ? 3 : l2 ? 2 : 0;

@@ -361,11 +361,15 @@ static int read_vendor(struct ss_imp *im, GError **err)
 	if (r > 0) {
 		gchar **lines = g_strsplit(txt, "\n", -1);
 
-		for (gchar **l = lines; *l && !im->vendor; l++) {
+		/* the first processor's block: its vendor and (x86) its family */
+		for (gchar **l = lines; *l && (!im->vendor || !im->x86_family); l++) {
 			char *colon = strchr(*l, ':');
 
-			if (!colon)
+			if (!colon) {
+				if (im->vendor)
+					break;   /* the end of the first block */
 				continue;
+			}
 			*colon = 0;
 			char *key = g_strstrip(*l), *val = g_strstrip(colon + 1);
 
@@ -378,6 +382,8 @@ static int read_vendor(struct ss_imp *im, GError **err)
 					im->vendor = g_strdup("hygon");
 				else if (!strcmp(val, "CentaurHauls") || !strcmp(val, "Shanghai"))
 					im->vendor = g_strdup("zhaoxin");
+			} else if (!strcmp(key, "cpu family") && !im->x86_family) {
+				im->x86_family = (unsigned)strtoul(val, NULL, 10);
 			} else if (!strcmp(key, "CPU implementer")) {
 				im->vendor = g_strdup("arm");
 			} else if (!strcmp(key, "isa") && g_str_has_prefix(val, "rv")) {
@@ -410,6 +416,12 @@ static int read_vendor(struct ss_imp *im, GError **err)
 
 			strncpy(hex, txt + strlen("cpu:type:x86,ven"), 4);   /* "ven%04X" */
 			v = (unsigned)strtoul(hex, NULL, 16);
+			/* "...ven%04Xfam%04X" (arch/x86/kernel/cpu/match.c, the x86 cpu modalias) */
+			const char *fam = strstr(txt, "fam");
+			if (fam && fam - txt == (ptrdiff_t)strlen("cpu:type:x86,ven") + 4) {
+				strncpy(hex, fam + 3, 4);
+				im->x86_family = (unsigned)strtoul(hex, NULL, 16);
+			}
 
 			/* arch/x86/include/asm/processor.h X86_VENDOR_* */
 			im->vendor = g_strdup(v == 0 ? "intel" : v == 2 ? "amd" : v == 9 ? "hygon" :
@@ -727,13 +739,21 @@ static int read_cpu_topology(struct ss_imp *im, GError **err)
 	 * CPUs thread siblings only within one package, cluster and core_id
 	 * (x86 match_smt() within one package and die). Lists that say
 	 * otherwise are inconsistent; merging them would invent a package.
+	 * Except core_id on x86: v6.6 arch/x86/kernel/smpboot.c match_smt()
+	 * with TOPOEXT also pairs CPUs of one package, die and LLC whose
+	 * core_id differs but whose compute unit (cu_id, CPUID 0x8000001e) is
+	 * the same: AMD family 15h's modules, two cores sharing an L2 and an
+	 * FPU, are SMT siblings to the scheduler (amd.c amd_get_topology()
+	 * sets cu_id for family 0x15 only). sysfs does not show cu_id; on such
+	 * a machine the kernel's thread_siblings_list is the pairing, as it is.
 	 */
+	bool cu_pairs = im->vendor && !strcmp(im->vendor, "amd") && im->x86_family == 0x15;
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
 		const uint64_t *m = ss_imp_mask(im, LV_CORE, c);
 
 		for (unsigned d = ss_cpumask_next(m, im->nr_cpus, c + 1); d < im->nr_cpus; d = ss_cpumask_next(m, im->nr_cpus, d + 1)) {
 			for (unsigned k = 0; k < 4; k++) {
-				if (ids[c][k] == NO_ID || ids[d][k] == NO_ID || ids[c][k] == ids[d][k])
+				if (ids[c][k] == NO_ID || ids[d][k] == NO_ID || ids[c][k] == ids[d][k] || (k == 3 && cu_pairs))
 					continue;
 				char *pc = cpu_path(im, c, id_file[k]), *pd = cpu_path(im, d, id_file[k]);
 				char *sib = cpu_path(im, c, "topology/thread_siblings_list");

@@ -30,6 +30,7 @@ struct ss_imp {
 	bool have_dist;
 	char *vendor;
 	const char *vendor_src;
+	unsigned x86_family;           /* x86 "cpu family" (0x15: AMD Bulldozer), 0 unknown */
 	/*
 	 * Offline CPUs (ss_imp_set_online()): the importer works on the online
 	 * CPUs numbered densely 0..nr_cpus-1; cpu_id[i] is the real number of

@@ -30,7 +30,7 @@ enum { NO_DIST = 0, SLIT = 1, ASYM = 2, USER = 3 };
 
 struct gen {
 	const char *synth;
-	const char *vendor;            /* CPUVendor on every package, NULL = none */
+	const char *vendor;            /* CPUVendor on every package, NULL = none; "V:F" adds CPUFamilyNumber F */
 	const char *arch;              /* Architecture on the root, NULL = none */
 	int dist;                      /* NO_DIST, SLIT (10/12/21 by pairs), ASYM, USER */
 	bool v1;
@@ -59,8 +59,13 @@ static char *gen_xml(const struct gen *g)
 		assert_int_equal(hwloc_topology_restrict(t, cs, 0), 0);
 		hwloc_bitmap_free(cs);
 	}
-	for (hwloc_obj_t p = NULL; g->vendor && (p = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, p));)
-		hwloc_obj_add_info(p, "CPUVendor", g->vendor);
+	char **vf = g->vendor ? g_strsplit(g->vendor, ":", 2) : NULL;
+	for (hwloc_obj_t p = NULL; vf && (p = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, p));) {
+		hwloc_obj_add_info(p, "CPUVendor", vf[0]);
+		if (vf[1])
+			hwloc_obj_add_info(p, "CPUFamilyNumber", vf[1]);
+	}
+	g_strfreev(vf);
 	if (g->arch)
 		hwloc_obj_add_info(hwloc_get_root_obj(t), "Architecture", g->arch);
 	if (g->dist != NO_DIST) {
@@ -486,6 +491,42 @@ static void test_cpukinds_capacity(void **state)
 	g_free(warn);
 }
 
+/*
+ * AMD family 15h, as hwloc shows hwloc's 64amd64-4p2n4ca2co (Opteron 6272):
+ * each core of a compute unit is a Core of its own under the unit's L2.
+ * v6.6 match_smt() pairs them by cu_id: SMT(2), not a cluster of two.
+ */
+static void test_bulldozer_compute_units(void **state)
+{
+	struct gen g = { "pack:2 [numa] l3:1 l2:4 core:2 pu:1", "AuthenticAMD:21", NULL, NO_DIST, false, -1, NULL, { 0 } };
+	GError *err = NULL;
+	char *warn = NULL;
+	struct ss_topology *t = import(&g, NULL, &warn, &err);
+
+	(void)state;
+	assert_non_null(t);
+	for (unsigned c = 0; c < 16; c++) {
+		assert_string_equal(levels(t, c), "SMT(2) MC(8) NUMA(16)");
+		assert_true(ss_cpumask_test(t->cpu[c].smt_mask, c ^ 1));
+	}
+	assert_non_null(strstr(warn, "AMD family 15h: the cores of each compute unit (one L2) are SMT siblings"));
+	ss_topology_free(t);
+	g_free(warn);
+
+	/* Zen (family 23) and Intel: the L2 pairs stay a cluster of two cores without SMT */
+	static const char *const other[] = { "AuthenticAMD:23", "GenuineIntel:6" };
+	for (unsigned i = 0; i < G_N_ELEMENTS(other); i++) {
+		struct gen o = g;
+		o.vendor = other[i];
+		t = import(&o, NULL, &warn, &err);
+		assert_non_null(t);
+		assert_string_equal(levels(t, 0), "CLS(2) MC(8) NUMA(16)");
+		assert_null(strstr(warn, "compute unit"));
+		ss_topology_free(t);
+		g_free(warn);
+	}
+}
+
 static void test_bad_files(void **state)
 {
 	GError *err = NULL;
@@ -547,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_smt_thread_offline),
 		cmocka_unit_test(test_offline_gap),
 		cmocka_unit_test(test_cpukinds_capacity),
+		cmocka_unit_test(test_bulldozer_compute_units),
 		cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -409,6 +409,84 @@ static void tree_error(const char *rel, const char *text, const char *want1, con
 	g_free(root);
 }
 
+/*
+ * AMD family 15h (Bulldozer): one package, four compute units of two cores,
+ * each core its own core_id; the kernel lists the two cores of a unit as
+ * thread siblings (v6.6 match_smt() pairs by cu_id) and they share the L2.
+ */
+static char *bulldozer_tree(const char *vendor, unsigned family)
+{
+	char *root = g_dir_make_tmp("simsched-sysfs-XXXXXX", NULL);
+	char rel[128], txt[96];
+
+	assert_non_null(root);
+	g_snprintf(txt, sizeof(txt), "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\n\nprocessor\t: 1\n", vendor, family);
+	put(root, "proc/cpuinfo", txt);
+	put(root, "sys/devices/system/cpu/online", "0-7\n");
+	put(root, "sys/devices/system/cpu/possible", "0-7\n");
+	for (unsigned c = 0; c < 8; c++) {
+		unsigned cu = c / 2;
+#define P(file, ...) do { g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/%s", c, file); \
+		g_snprintf(txt, sizeof(txt), __VA_ARGS__); put(root, rel, txt); } while (0)
+		P("topology/physical_package_id", "0\n");
+		P("topology/core_id", "%u\n", c);
+		P("topology/thread_siblings_list", "%u-%u\n", 2 * cu, 2 * cu + 1);
+		P("cache/index0/level", "1\n");
+		P("cache/index0/type", "Data\n");
+		P("cache/index0/shared_cpu_list", "%u\n", c);
+		P("cache/index2/level", "2\n");
+		P("cache/index2/type", "Unified\n");
+		P("cache/index2/shared_cpu_list", "%u-%u\n", 2 * cu, 2 * cu + 1);
+		P("cache/index3/level", "3\n");
+		P("cache/index3/type", "Unified\n");
+		P("cache/index3/shared_cpu_list", "0-7\n");
+#undef P
+	}
+	put(root, "sys/devices/system/node/node0/cpulist", "0-7\n");
+	put(root, "sys/devices/system/node/node0/distance", "10\n");
+	return root;
+}
+
+static void test_bulldozer_compute_units(void **state)
+{
+	char *root = bulldozer_tree("AuthenticAMD", 21), *msg;
+	char *yaml = import_root(root, NULL, &msg);
+	GError *err = NULL;
+
+	(void)state;
+	if (!yaml)
+		fail_msg("%s", msg);
+	struct ss_topology *t = ss_topology_load_string(yaml, strlen(yaml), "bulldozer.yaml", &err);
+	assert_non_null(t);
+	/* SMT(2) -> MC(8): the compute units are SMT siblings, the L2 cluster is the same span (degenerate) */
+	for (unsigned c = 0; c < 8; c++) {
+		assert_int_equal(ss_cpumask_weight(t->cpu[c].smt_mask, t->nr_words), 2);
+		assert_true(ss_cpumask_test(t->cpu[c].smt_mask, c ^ 1));
+		assert_int_equal(t->cpu[c].nr_sd, 2);
+		assert_int_equal(t->cpu[c].sd[0].level, SS_SD_SMT);
+		assert_int_equal(t->cpu[c].sd[0].span_weight, 2);
+		assert_int_equal(t->cpu[c].sd[1].level, SS_SD_MC);
+		assert_int_equal(t->cpu[c].sd[1].span_weight, 8);
+	}
+	ss_topology_free(t);
+	g_free(yaml);
+	rm_tree(root);
+	g_free(root);
+
+	/* cu_id is family 15h's alone (amd.c amd_get_topology()): elsewhere different core_ids are not one core */
+	static const struct { const char *vendor; unsigned family; } other[] = { { "AuthenticAMD", 23 }, { "GenuineIntel", 6 } };
+	for (unsigned i = 0; i < G_N_ELEMENTS(other); i++) {
+		root = bulldozer_tree(other[i].vendor, other[i].family);
+		yaml = import_root(root, NULL, &msg);
+		if (yaml)
+			fail_msg("%s family %u: siblings with different core_id imported", other[i].vendor, other[i].family);
+		assert_non_null(strstr(msg, "cpu0/topology/core_id: 0 but its SMT sibling's"));
+		g_free(msg);
+		rm_tree(root);
+		g_free(root);
+	}
+}
+
 static void test_inconsistent_trees(void **state)
 {
 	(void)state;
@@ -747,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_offline_hole),
 		cmocka_unit_test(test_inconsistent_trees),
+		cmocka_unit_test(test_bulldozer_compute_units),
 		cmocka_unit_test(test_node_ids_out_of_order),
 	};
 
