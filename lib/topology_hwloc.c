@@ -580,50 +580,53 @@ static int build_masks(struct hw *h, GError **err)
  * by requiring the four sets together (open-mpi/hwloc PR #783, 2026). lstopo
  * always writes them together, v1 and v2, so a file without them was not
  * exported by hwloc: say where, as that fix does, before libhwloc sees it.
- * Scans the <object ...> start tags (attribute values quoted, as every hwloc
- * export writes them). Returns false with err set.
+ *
+ * The attributes are read as libhwloc's own XML reader reads them
+ * (topology-xml-nolibxml.c, hwloc 2.9): a start tag ends at its first '>';
+ * hwloc__nolibxml_import_next_attr() takes a name of [a-z_], then '="',
+ * the value up to the next '"', then blanks, and stops at the first
+ * attribute that does not parse, ignoring the rest of the tag. An attribute
+ * is present if that reader reaches it. Returns false with err set.
  */
 static bool check_object_sets(const char *path, const char *xml, gsize len, GError **err)
 {
 	static const char *const pair[][2] = { { "cpuset", "complete_cpuset" }, { "nodeset", "complete_nodeset" } };
+	const char *end = xml + len;
 	size_t line = 1;
 	const char *bol = xml;
 
-	for (const char *p = xml; p < xml + len; p++) {
+	for (const char *p = xml; p < end; p++) {
 		if (*p == '\n') {
 			line++;
 			bol = p + 1;
 			continue;
 		}
-		if (*p != '<' || strncmp(p, "<object", 7) || (p[7] != ' ' && p[7] != '\t' && p[7] != '\n' && p[7] != '\r'))
+		if (*p != '<' || (size_t)(end - p) < 8 || strncmp(p, "<object", 7) || !strchr(" \t\n", p[7]))
 			continue;
-		/* the attribute names of this start tag, up to its unquoted '>' */
-		bool has[2][2] = { { false } };
+		const char *gt = memchr(p, '>', (size_t)(end - p));
+		const char *tag_end = gt ? gt : end;
 		const char *q = p + 7;
-		char quote = 0;
-		const char *name = NULL;
-		for (; q < xml + len && (quote || *q != '>'); q++) {
-			if (quote) {
-				if (*q == quote)
-					quote = 0;
-				continue;
-			}
-			if (*q == '"' || *q == '\'') {
-				quote = *q;
-				continue;
-			}
-			if (g_ascii_isalnum(*q) || *q == '_') {
-				if (!name)
-					name = q;
-				continue;
-			}
-			if (name && *q == '=') {
-				for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
-					for (unsigned k = 0; k < 2; k++)
-						if ((size_t)(q - name) == strlen(pair[i][k]) && !strncmp(name, pair[i][k], (size_t)(q - name)))
-							has[i][k] = true;
-			}
-			name = NULL;
+		bool has[2][2] = { { false } };
+
+		while (q < tag_end && strchr(" \t\n", *q))
+			q++;
+		for (;;) {
+			const char *name = q;
+			while (q < tag_end && ((*q >= 'a' && *q <= 'z') || *q == '_'))
+				q++;
+			size_t nlen = (size_t)(q - name);
+			if (tag_end - q < 2 || q[0] != '=' || q[1] != '"')
+				break;
+			const char *close = memchr(q + 2, '"', (size_t)(tag_end - q - 2));
+			if (!close)
+				break;
+			for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
+				for (unsigned k = 0; k < 2; k++)
+					if (nlen == strlen(pair[i][k]) && !strncmp(name, pair[i][k], nlen))
+						has[i][k] = true;
+			q = close + 1;
+			while (q < tag_end && strchr(" \t\n", *q))
+				q++;
 		}
 		for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
 			if (has[i][0] && !has[i][1]) {
@@ -633,13 +636,13 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 					    path, line, (size_t)(p - bol) + 1, pair[i][0], pair[i][1], HWLOC_VERSION);
 				return false;
 			}
-		/* newlines inside the tag */
-		for (const char *r = p; r < q; r++)
+		/* on past the tag, counting its lines */
+		for (const char *r = p; r < tag_end; r++)
 			if (*r == '\n') {
 				line++;
 				bol = r + 1;
 			}
-		p = q < xml + len ? q : xml + len - 1;
+		p = tag_end < end ? tag_end : end - 1;
 	}
 	return true;
 }
