@@ -607,6 +607,8 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 		const char *tag_end = gt ? gt : end;
 		const char *q = p + 7;
 		bool has[2][2] = { { false } };
+		const char *type = NULL, *os_index = NULL;   /* values, up to their closing '"' */
+		size_t type_len = 0;
 
 		while (q < tag_end && strchr(" \t\n", *q))
 			q++;
@@ -624,6 +626,12 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 				for (unsigned k = 0; k < 2; k++)
 					if (nlen == strlen(pair[i][k]) && !strncmp(name, pair[i][k], nlen))
 						has[i][k] = true;
+			if (nlen == 4 && !strncmp(name, "type", 4)) {
+				type = q + 2;
+				type_len = (size_t)(close - type);
+			} else if (nlen == 8 && !strncmp(name, "os_index", 8)) {
+				os_index = q + 2;
+			}
 			q = close + 1;
 			while (q < tag_end && strchr(" \t\n", *q))
 				q++;
@@ -636,6 +644,34 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 					    path, line, (size_t)(p - bol) + 1, pair[i][0], pair[i][1], HWLOC_VERSION);
 				return false;
 			}
+		/*
+		 * A PU or NUMA node indexes libhwloc's cpusets and nodesets: without
+		 * an os_index (HWLOC_UNKNOWN_INDEX, 2^32 - 1) or with a huge one,
+		 * hwloc_insert_object_by_parent() sets that bit and allocates half
+		 * a gigabyte for it. lstopo writes the index of each; the kernel has
+		 * at most SS_MAX_CPUS CPUs here and MAX_NUMNODES <= 1024 nodes.
+		 */
+		bool pu = type_len == 2 && !strncmp(type, "PU", 2);
+		bool node = type_len == 8 && !strncmp(type, "NUMANode", 8);
+		if (pu || node) {
+			unsigned long long limit = pu ? SS_MAX_CPUS : 1u << 24, v = 0;
+			bool ok = os_index && g_ascii_isdigit(*os_index);
+			for (const char *d = os_index; ok && *d != '"'; d++) {
+				if (!g_ascii_isdigit(*d) || (v = v * 10 + (unsigned)(*d - '0')) >= limit)
+					ok = false;
+			}
+			if (!ok) {
+				const char *oe = os_index ? memchr(os_index, '"', (size_t)(tag_end - os_index)) : NULL;
+				char *shown = os_index ? g_strdup_printf("with os_index \"%.*s\"", (int)MIN(oe - os_index, 40), os_index)
+						       : g_strdup("without an os_index");
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:%zu: an <object type=\"%s\"> %s (expected a %s number 0..%llu, as every lstopo "
+					    "export writes one)", path, line, (size_t)(p - bol) + 1, pu ? "PU" : "NUMANode", shown,
+					    pu ? "CPU" : "node", limit - 1);
+				g_free(shown);
+				return false;
+			}
+		}
 		/* on past the tag, counting its lines */
 		for (const char *r = p; r < tag_end; r++)
 			if (*r == '\n') {

@@ -113,4 +113,8 @@ expect_fail "hwloc 3 XML" "^simsched: .*/v3\.xml: an hwloc 3\.x XML export .*, w
 awk '/<object type="Core"/ && !done { sub(/ complete_cpuset="[^"]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/nocc.xml"
 line=$(grep -n '<object type="Core"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
 expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <object> with cpuset but no complete_cpuset .expected both" --hwloc "$tmp/nocc.xml"
+# a PU without os_index would make libhwloc allocate a 2^32-bit cpuset (seconds, 512 MiB): refused first
+awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
+line=$(grep -n '<object type="PU"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+expect_fail "PU without os_index" "^simsched: .*/noidx\.xml:$line:[0-9]*: an <object type=\"PU\"> without an os_index .expected a CPU number 0\.\.4095" --hwloc "$tmp/noidx.xml"
 echo "topo import --hwloc ok"
