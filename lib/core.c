@@ -2064,24 +2064,32 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				return;
 			continue;
 		}
-		case SS_ACT_TIMER:
-			/* rt-app's absolute timer: the first one arms it at now + period,
-			 * each later one adds a period; an overrun goes on at once */
-			if (p->timer_next)
-				p->timer_next += a.ns;
+		case SS_ACT_TIMER: {
+			/*
+			 * rt-app's absolute timer (rt-app.c run_event(), rtapp_timer):
+			 * the first use arms it at t_first (or now) + period, each later
+			 * one adds a period; an overrun goes on at once. A shared timer
+			 * is one resource for every thread naming it: each use by any
+			 * of them advances the one expiry, and the user sleeps to it.
+			 */
+			uint64_t *next = (a.count & SS_TIMER_SHARED) ? &sim->sync[a.target].timer_next : &p->timer_next;
+
+			if (*next)
+				*next += a.ns;
 			else
-				p->timer_next = ((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : sim->now) + a.ns;
-			if (p->timer_next <= sim->now) {
+				*next = ((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : sim->now) + a.ns;
+			if (*next <= sim->now) {
 				/* rt-app's relative mode restarts the period from now */
 				if (a.count & SS_TIMER_RELATIVE)
-					p->timer_next = sim->now;
+					*next = sim->now;
 				continue;
 			}
 			dequeue_sleep(sim, rq, p);
 			p->state = SS_TASK_SLEEPING;
-			ss_evq_schedule(&sim->evq, &p->ev_timer, p->timer_next, SS_EV_TIMER, (unsigned)p->cpu);
+			ss_evq_schedule(&sim->evq, &p->ev_timer, *next, SS_EV_TIMER, (unsigned)p->cpu);
 			schedule(sim, rq);
 			return;
+		}
 		case SS_ACT_SPAWN:
 			do_spawn(sim, rq, p, &a);
 			if (sim->fatal || rq->curr != p)

@@ -78,6 +78,8 @@ struct replay {
 	struct ss_rng rng;
 	uint64_t tokens;
 	uint64_t timer_next;             /* workload: the task's absolute timer (core.c SS_ACT_TIMER), 0 = not armed */
+	uint64_t *slot_timer_next;       /* workload: the shared timers (SS_TIMER_SHARED) by sync slot, this task their
+					    only user here (plan->nr_sync entries) */
 
 	/* output */
 	uint64_t now;
@@ -338,21 +340,24 @@ static bool next_workload(struct replay *r, struct seg *sg)
 			sg->kind = SEG_RUN;
 			sg->until = add_sat(r->now, a.ns);
 			return true;
-		case SS_ACT_TIMER:
+		case SS_ACT_TIMER: {
 			/* as core.c: the first arms at now (or the anchor) + period, each later
 			 * adds a period; an overrun goes on at once (relative mode: from now) */
-			if (r->timer_next)
-				r->timer_next = add_sat(r->timer_next, a.ns);
+			uint64_t *next = (a.count & SS_TIMER_SHARED) ? &r->slot_timer_next[a.target] : &r->timer_next;
+
+			if (*next)
+				*next = add_sat(*next, a.ns);
 			else
-				r->timer_next = add_sat((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : r->now, a.ns);
-			if (r->timer_next <= r->now) {
+				*next = add_sat((a.count & SS_TIMER_ANCHORED) ? a.anchor_ns : r->now, a.ns);
+			if (*next <= r->now) {
 				if (a.count & SS_TIMER_RELATIVE)
-					r->timer_next = r->now;
+					*next = r->now;
 				break;
 			}
 			sg->kind = SEG_SLEEP;
-			sg->until = r->timer_next;
+			sg->until = *next;
 			return true;
+		}
 		case SS_ACT_LOCK:
 		case SS_ACT_UNLOCK:
 			/* alone: no other task holds the mutex, nobody waits for it */
@@ -447,6 +452,7 @@ struct ss_pelt_trace *ss_pelt_task_run(const struct ss_pelt_task_spec *s, GError
 	r.cfs.avg.last_update_time = CLOCK_BASE_NS;
 	r.speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)s->capacity * s->freq_capacity));
 	if (s->plan) {
+		r.slot_timer_next = g_new0(uint64_t, s->plan->nr_sync ? s->plan->nr_sync : 1);
 		ss_wl_cursor_init(&r.cursor);
 		ss_rng_seed(&r.rng, s->seed, ss_rng_stream_id(s->plan->task[s->task].path));
 	}
@@ -496,8 +502,10 @@ struct ss_pelt_trace *ss_pelt_task_run(const struct ss_pelt_task_spec *s, GError
 			r.tr->steady_running_ns += end - MAX(r.run_since, s->steady_from_ns);
 	}
 	samples_before(&r, r.tr->end_ns);
+	g_free(r.slot_timer_next);
 	return r.tr;
 fail:
+	g_free(r.slot_timer_next);
 	ss_pelt_trace_free(r.tr);
 	return NULL;
 }

@@ -89,7 +89,7 @@ struct thread {
 	/* a "fork" target: one role of fork_slots tasks, forked by the fork events */
 	bool forked;
 	unsigned fork_role, fork_slots;
-	const char *timer_ref, *timer_path;   /* its timer (one per thread), or NULL */
+	const char *timer_ref, *timer_path;   /* the timer that is the task's own (check_timers()), or NULL */
 	bool timer_relative;
 };
 
@@ -115,12 +115,13 @@ struct ctx {
  * name and type, created where an event first names it. A mutex and a
  * condition of the same name are two resources.
  */
-enum res_kind { RES_MUTEX, RES_COND, RES_BARRIER };
+enum res_kind { RES_MUTEX, RES_COND, RES_BARRIER, RES_TIMER };
 
 struct res {
 	char *name;
 	enum res_kind kind;
 	uint32_t parties;     /* RES_BARRIER */
+	bool absolute;        /* RES_TIMER: some use says "mode": "absolute" (else relative, rt-app's default) */
 };
 
 /* rt-app FORKS_LIMIT: forks of one thread description before rt-app gives up */
@@ -953,13 +954,15 @@ static bool emit(struct ctx *c, GArray *code, const char *path, enum ss_wl_op op
 	return emit_insn(c, code, path, &in);
 }
 
-/* An absolute timer statement: period ns, SS_TIMER_* flags, anchor ns. */
-static bool emit_timer(struct ctx *c, GArray *code, const char *path, uint64_t ns, uint32_t flags, uint64_t anchor)
+/* An absolute timer statement: period ns, SS_TIMER_* flags, anchor ns; SS_TIMER_SHARED: the timer's sync id. */
+static bool emit_timer(struct ctx *c, GArray *code, const char *path, uint64_t ns, uint32_t flags, uint64_t anchor,
+		       uint32_t sync)
 {
 	struct ss_wl_insn in;
 
 	memset(&in, 0, sizeof(in));
 	in.op = SS_OP_TIMER;
+	in.arg = sync;
 	in.dist.kind = SS_DIST_CONST;
 	in.dist.a = ns;
 	in.dist.b = anchor;
@@ -1095,12 +1098,18 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 		return emit(c, code, e->path, e->kind == EV_RUN ? SS_OP_RUN : e->kind == EV_RUNTIME ? SS_OP_RUN_WALL :
 					      SS_OP_SLEEP, 0, e->us * 1000);
 	case EV_TIMER: {
-		/* rt-app: the first use counts from t_first (the start + "delay"),
-		 * each use adds a period; relative mode restarts from now after an overrun */
-		uint32_t flags = SS_TIMER_ANCHORED | (t->timer_relative ? SS_TIMER_RELATIVE : 0);
-
+		/* rt-app: the first use counts from t_first (the start + "delay" of
+		 * the thread that uses it first), each use adds a period; relative
+		 * mode restarts from now after an overrun */
 		*time = true;
-		return emit_timer(c, code, e->path, e->us * 1000, flags, t->delay_us * 1000);
+		if (t->timer_ref && !strcmp(e->ref, t->timer_ref))
+			return emit_timer(c, code, e->path, e->us * 1000,
+					  SS_TIMER_ANCHORED | (t->timer_relative ? SS_TIMER_RELATIVE : 0), t->delay_us * 1000, 0);
+		uint32_t id = res_id(c, e->ref, RES_TIMER);
+		const struct res *r = g_ptr_array_index(c->res, id - START_BARRIER - 1);
+		return emit_timer(c, code, e->path, e->us * 1000,
+				  SS_TIMER_ANCHORED | SS_TIMER_SHARED | (r->absolute ? 0 : SS_TIMER_RELATIVE), t->delay_us * 1000,
+				  id);
 	}
 	case EV_LOCK:
 		if (held_has(held, e->ref))
@@ -1239,7 +1248,7 @@ static bool lower_thread(struct ctx *c, const struct thread *t, bool forked, GAr
 
 	if (!forked && !emit(c, code, t->path, SS_OP_BARRIER, START_BARRIER, 0))
 		goto out;
-	if (t->delay_us && !emit_timer(c, code, t->path, t->delay_us * 1000, SS_TIMER_ANCHORED, 0))
+	if (t->delay_us && !emit_timer(c, code, t->path, t->delay_us * 1000, SS_TIMER_ANCHORED, 0, 0))
 		goto out;
 	body = code->len;
 	at_start = held_copy(held);
@@ -1317,17 +1326,84 @@ static bool fix_nice_cpus(struct ctx *c, struct thread *t)
 }
 
 /*
- * rt-app's timers are resources named by "ref": a ref starting with
- * "unique" is the thread's own, any other is one timer for every thread
- * that names it (each use advances its expiry). The language has one timer
- * per task: a thread may use one timer, and a shared one only if a single
- * task uses it.
+ * rt-app's timers are resources named by "ref" (rt-app_parse_config.c: a
+ * ref starting with "unique" is a local resource of the thread, any other
+ * one resource of the process, its "mode" relative unless some use says
+ * absolute). Each task has one timer of its own: its thread's "unique"
+ * timer, or the one timer it uses when no other thread, instance or fork
+ * uses it. Every other timer (a ref that several tasks name, or a thread's
+ * second timer) is a shared timer, a sync object of the task set
+ * (SS_TIMER_SHARED): each use by any of its users advances its one expiry
+ * and sleeps to it, as rt-app.c run_event() does with rdata->res.timer.
+ * Two "unique" timers in one thread would be two timers of the task's own:
+ * refused.
  */
 static bool check_timers(struct ctx *c)
 {
+	GHashTable *users = g_hash_table_new(g_str_hash, g_str_equal);   /* ref -> tasks naming it */
+	bool ok = true;
+
 	for (guint i = 0; i < c->threads->len; i++) {
 		struct thread *t = g_ptr_array_index(c->threads, i);
+		GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 
+		for (guint p = 0; p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; e < ph->events->len; e++) {
+				const struct event *ev = g_ptr_array_index(ph->events, e);
+
+				if (ev->kind != EV_TIMER || g_hash_table_contains(seen, ev->ref))
+					continue;
+				g_hash_table_add(seen, (gpointer)ev->ref);
+				guint n = GPOINTER_TO_UINT(g_hash_table_lookup(users, ev->ref));
+				g_hash_table_insert(users, (gpointer)ev->ref, GUINT_TO_POINTER(n + t->instances + (t->forked ? 2 : 0)));
+			}
+		}
+		g_hash_table_destroy(seen);
+	}
+	for (guint i = 0; ok && i < c->threads->len; i++) {
+		struct thread *t = g_ptr_array_index(c->threads, i);
+		const struct event *first = NULL, *unique = NULL;
+		unsigned nr_refs = 0;
+
+		for (guint p = 0; ok && p < t->phases->len; p++) {
+			const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+			for (guint e = 0; ok && e < ph->events->len; e++) {
+				const struct event *ev = g_ptr_array_index(ph->events, e);
+
+				if (ev->kind != EV_TIMER)
+					continue;
+				if (!first)
+					first = ev;
+				if (!strncmp(ev->ref, "unique", 6)) {
+					if (unique && strcmp(unique->ref, ev->ref))
+						ok = fail(c, ev->path, "a second unique timer ('%s'; the first, '%s', at %s) in one "
+									"thread is not modelled: a task has one timer of its own (a "
+									"timer without the \"unique\" prefix may be used by any number)",
+							  ev->ref, unique->ref, unique->path);
+					else if (!unique)
+						unique = ev;
+				}
+				if (strcmp(ev->ref, first->ref))
+					nr_refs = 2;
+				else if (!nr_refs)
+					nr_refs = 1;
+			}
+		}
+		if (!ok)
+			break;
+		/* the task's own timer */
+		const struct event *own = unique;
+		if (!own && first && nr_refs == 1 && GPOINTER_TO_UINT(g_hash_table_lookup(users, first->ref)) == 1)
+			own = first;
+		if (own) {
+			t->timer_ref = own->ref;
+			t->timer_path = own->path;
+			t->timer_relative = true;
+		}
+		/* the mode: any use with "absolute" makes the timer absolute (own: this thread's uses; shared: all) */
 		for (guint p = 0; p < t->phases->len; p++) {
 			const struct phase *ph = g_ptr_array_index(t->phases, p);
 
@@ -1336,39 +1412,20 @@ static bool check_timers(struct ctx *c)
 
 				if (ev->kind != EV_TIMER)
 					continue;
-				if (t->timer_ref && strcmp(t->timer_ref, ev->ref))
-					return fail(c, ev->path, "a second timer ('%s'; the first, '%s', at %s) in one thread "
-								 "is not modelled: the workload language has one timer per task",
-						    ev->ref, t->timer_ref, t->timer_path);
-				if (!t->timer_ref) {
-					t->timer_ref = ev->ref;
-					t->timer_path = ev->path;
-					t->timer_relative = true;
+				if (own && !strcmp(ev->ref, own->ref)) {
+					if (ev->absolute)
+						t->timer_relative = false;
+					continue;
 				}
-				if (ev->absolute)   /* rt-app: any use with "absolute" makes the timer absolute */
-					t->timer_relative = false;
+				uint32_t id = res_id(c, ev->ref, RES_TIMER);   /* first: it may grow c->res */
+				struct res *r = g_ptr_array_index(c->res, id - START_BARRIER - 1);
+				if (ev->absolute)
+					r->absolute = true;
 			}
 		}
 	}
-	for (guint i = 0; i < c->threads->len; i++) {
-		const struct thread *t = g_ptr_array_index(c->threads, i);
-		unsigned users = 0;
-
-		if (!t->timer_ref || !strncmp(t->timer_ref, "unique", 6))
-			continue;
-		for (guint j = 0; j < c->threads->len; j++) {
-			const struct thread *u = g_ptr_array_index(c->threads, j);
-
-			if (u->timer_ref && !strcmp(u->timer_ref, t->timer_ref))
-				users += u->instances + (u->forked ? 2 : 0);
-		}
-		if (users > 1)
-			return fail(c, t->timer_path, "timer '%s' is shared by several threads (instances or forks): "
-						      "rt-app advances its one expiry at every use by any of them, which is "
-						      "not modelled (one timer per task); a ref starting with \"unique\" gives "
-						      "each thread its own, as rt-app's tutorial advises", t->timer_ref);
-	}
-	return true;
+	g_hash_table_destroy(users);
+	return ok;
 }
 
 /* Whether an event waits on (wait, sync, suspend) or wakes (signal, broad, sync, resume) condition `ref`. */

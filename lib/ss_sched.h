@@ -191,11 +191,12 @@ enum ss_block {
 	SS_BLOCK_COND_SIGNALLED,  /* taken off the queue by a signal before it got to sleep: it does not sleep */
 };
 
-/** A mutex, barrier or condition variable of the plan (slot numbering: struct ss_wl_plan). */
+/** A mutex, barrier, condition variable or shared timer of the plan (slot numbering: struct ss_wl_plan). */
 struct ss_sync_obj {
 	uint32_t owner;                /* mutex: task id + 1, 0 = free */
 	uint32_t head, tail;           /* waiters, task id + 1, FIFO (a condition's wait queue) */
 	uint32_t arrived;              /* barrier: tasks waiting */
+	uint64_t timer_next;           /* shared timer (SS_TIMER_SHARED): next expiry (ns), 0 = not armed */
 };
 
 /* ---------------------------------------------------------------- runqueues */

@@ -474,6 +474,8 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			out->ns = in->dist.a;
 			out->count = in->index;
 			out->anchor_ns = in->dist.b;
+			if (in->index & SS_TIMER_SHARED)
+				out->target = sync_slot(p, t, in->arg);
 			c->pc++;
 			return;
 		case SS_OP_SPAWN: {

@@ -336,12 +336,10 @@ static void test_errors(void **state)
 		     "tasks.t.unlock: mutex 'm' is unlocked by a thread that does not hold it");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"lock\": \"m\"}}}", SS_ERROR_INVALID,
 		     "tasks.t: the mutexes held at the end of this loop");
-	/* timers: two in one thread, one shared by instances, period 0, bad mode */
-	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"timer\": {\"ref\": \"a\", \"period\": 100},"
-		     " \"timer1\": {\"ref\": \"b\", \"period\": 100}}}}", SS_ERROR_INVALID,
-		     "tasks.t.timer1: a second timer ('b'; the first, 'a', at tasks.t.timer)");
-	expect_error("{\"tasks\": {\"t\": {\"instance\": 2, \"run\": 10, \"timer\": {\"ref\": \"tick\", \"period\": 100}}}}",
-		     SS_ERROR_INVALID, "tasks.t.timer: timer 'tick' is shared by several threads");
+	/* timers: two unique ones in one thread (shared ones may be many: test_sim_shared_timer), period 0, bad mode */
+	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"timer\": {\"ref\": \"unique_a\", \"period\": 100},"
+		     " \"timer1\": {\"ref\": \"unique_b\", \"period\": 100}}}}", SS_ERROR_INVALID,
+		     "tasks.t.timer1: a second unique timer ('unique_b'; the first, 'unique_a', at tasks.t.timer)");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"timer\": {\"ref\": \"a\", \"period\": 0}}}}", SS_ERROR_INVALID,
 		     "tasks.t.timer.period: a timer of period 0 never sleeps");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"timer\": {\"ref\": \"a\", \"period\": 5, \"mode\": \"abs\"}}}}",
@@ -707,6 +705,36 @@ static void test_sim_example5(void **state)
 }
 
 /*
+ * A timer shared by two threads (shared-timer.json: "a" and "b" each run
+ * 1 ms and use timer "tick" of 10 ms). rt-app's run_event() keeps one
+ * t_next for the resource: each use by either thread adds 10 ms and sleeps
+ * to it. Both run at 0; the first to reach the timer sleeps to 10 ms, the
+ * other to 20 ms, then each use pushes the expiry 10 ms on: one of them
+ * runs at every multiple of 10 ms, each every 20 ms (11 runs in 100 ms,
+ * where two timers of their own would give 20).
+ */
+static void test_sim_shared_timer(void **state)
+{
+	struct trace *tr = run_file("shared-timer.json", 100 * MS, NULL);
+	uint64_t at0[16], at1[16];
+	unsigned n0 = runs(tr, 1, 0, 0, UINT64_MAX, at0, 16), n1 = runs(tr, 2, 0, 0, UINT64_MAX, at1, 16);
+	(void)state;
+
+	assert_int_equal(n0 + n1, 11);
+	assert_near(at0[0], 0, MS / 2);
+	assert_near(at1[0], 0, MS / 2);
+	uint64_t *late = at0[1] < at1[1] ? at1 : at0, *early = late == at0 ? at1 : at0;
+	unsigned nl = late == at0 ? n0 : n1, ne = late == at0 ? n1 : n0;
+	assert_int_equal(ne, 6);
+	assert_int_equal(nl, 5);
+	for (unsigned i = 1; i < ne; i++)
+		assert_near(early[i], (20 * i - 10) * MS, MS / 2);
+	for (unsigned i = 1; i < nl; i++)
+		assert_near(late[i], 20 * i * MS, MS / 2);
+	g_free(tr);
+}
+
+/*
  * tutorial example4 (example4-resume.json): two threads run 10 ms, resume
  * the other, suspend. Both start together; the first to finish resumes a
  * thread that still runs (lost) and suspends; the other resumes it and
@@ -942,6 +970,7 @@ int main(void)
 	};
 	const struct CMUnitTest sim_tests[] = {
 		cmocka_unit_test(test_sim_example5),
+		cmocka_unit_test(test_sim_shared_timer),
 		cmocka_unit_test(test_sim_example4),
 		cmocka_unit_test(test_sim_suspend_unresumed),
 		cmocka_unit_test(test_sim_signal_lost),

@@ -73,6 +73,8 @@ enum ss_wl_action_kind {
 /** SS_ACT_TIMER flags (field `count`). */
 #define SS_TIMER_RELATIVE 1u   /* an overrun re-anchors the timer at now (rt-app's "relative" mode) */
 #define SS_TIMER_ANCHORED 2u   /* the first expiry is at `anchor_ns` + period from the run's start, not now + period */
+#define SS_TIMER_SHARED 4u     /* sync-object slot `target`'s timer, one expiry for every task that uses it (rt-app's
+				  timer resource named by several threads), not the task's own */
 
 /** Which task(s) of a role's set a WAKE or SEND addresses. */
 enum ss_wl_pick {
