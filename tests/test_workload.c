@@ -859,6 +859,11 @@ static void test_bad_strings(void **state)
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
 	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");
+	/* a timer period below rt-app's 1 us unit, plain or in a mapping */
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, timer: 1ns]\n", "t.yaml:6:32:",
+		     "timer period 1 ns is shorter than 1 us (expected at least 1us");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, timer: {period: 999ns}]\n", "t.yaml:6:32:",
+		     "timer period 999 ns is shorter than 1 us");
 	expect_error("tasks:\n  - name: a\n    program: [run: [1us]]\n", "t.yaml:6:20:", "run duration is a list");
 	expect_error("tasks:\n  - name: a\n    program: [run: 5]\n", "t.yaml:6:20:", "has no unit");
 	expect_error("tasks:\n  - name: a\n    program: [run: 0us]\n", "t.yaml:6:20:", "is zero");
