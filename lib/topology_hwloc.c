@@ -572,14 +572,18 @@ static int build_masks(struct hw *h, GError **err)
 }
 
 /*
- * Refuse an <object> that libhwloc 2.9 (Debian's) would crash on.
- * hwloc__xml_import_object() (hwloc 2.9.0, topology-xml.c) requires only
- * cpuset and nodeset, but the sibling reordering right after it compares
- * complete_cpuset, so an object with a cpuset and no complete_cpuset
- * dereferences NULL inside hwloc_topology_load(); hwloc fixed it upstream
- * by requiring the four sets together (open-mpi/hwloc PR #783, 2026). lstopo
- * always writes them together, v1 and v2, so a file without them was not
- * exported by hwloc: say where, as that fix does, before libhwloc sees it.
+ * Refuse an <object> that libhwloc 2.9 (Debian's) would crash on, by the
+ * rule hwloc itself adopted for this (hwloc__xml_import_object(),
+ * topology-xml.c, open-mpi/hwloc PR #783, 2026): a normal or memory object
+ * has all four of cpuset, complete_cpuset, nodeset and complete_nodeset, a
+ * special one (Misc, Bridge, PCIDev, OSDev) none of cpuset and nodeset.
+ * hwloc 2.9 checks only cpuset and nodeset, then compares complete_cpuset
+ * (sibling reordering) or the sets of a NUMA node without a cpuset
+ * (hwloc_bitmap_isequal) and dereferences NULL inside
+ * hwloc_topology_load(). lstopo writes the four sets of every object, v1
+ * and v2, so such a file was not exported by hwloc: say where, before
+ * libhwloc sees it. Likewise a PU or NUMA node needs a numeric os_index in
+ * range (below).
  *
  * The attributes are read as libhwloc's own XML reader reads them
  * (topology-xml-nolibxml.c, hwloc 2.9): a start tag ends at its first '>';
@@ -590,7 +594,8 @@ static int build_masks(struct hw *h, GError **err)
  */
 static bool check_object_sets(const char *path, const char *xml, gsize len, GError **err)
 {
-	static const char *const pair[][2] = { { "cpuset", "complete_cpuset" }, { "nodeset", "complete_nodeset" } };
+	static const char *const sets[4] = { "cpuset", "complete_cpuset", "nodeset", "complete_nodeset" };
+	static const char *const special[] = { "Misc", "Bridge", "PCIDev", "OSDev" };
 	const char *end = xml + len;
 	size_t line = 1;
 	const char *bol = xml;
@@ -606,7 +611,7 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 		const char *gt = memchr(p, '>', (size_t)(end - p));
 		const char *tag_end = gt ? gt : end;
 		const char *q = p + 7;
-		bool has[2][2] = { { false } };
+		bool has[4] = { false };
 		const char *type = NULL, *os_index = NULL;   /* values, up to their closing '"' */
 		size_t type_len = 0;
 
@@ -622,10 +627,9 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			const char *close = memchr(q + 2, '"', (size_t)(tag_end - q - 2));
 			if (!close)
 				break;
-			for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
-				for (unsigned k = 0; k < 2; k++)
-					if (nlen == strlen(pair[i][k]) && !strncmp(name, pair[i][k], nlen))
-						has[i][k] = true;
+			for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
+				if (nlen == strlen(sets[i]) && !strncmp(name, sets[i], nlen))
+					has[i] = true;
 			if (nlen == 4 && !strncmp(name, "type", 4)) {
 				type = q + 2;
 				type_len = (size_t)(close - type);
@@ -636,14 +640,27 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			while (q < tag_end && strchr(" \t\n", *q))
 				q++;
 		}
-		for (unsigned i = 0; i < G_N_ELEMENTS(pair); i++)
-			if (has[i][0] && !has[i][1]) {
+		bool is_special = false;
+		for (unsigned i = 0; i < G_N_ELEMENTS(special); i++)
+			if (type_len == strlen(special[i]) && !strncmp(type, special[i], type_len))
+				is_special = true;
+		for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++) {
+			if (is_special ? !(has[i] && (i == 0 || i == 2)) : has[i])
+				continue;
+			char *ty = g_strdup_printf("%.*s", (int)MIN(type_len, 40), type ? type : "");
+			if (is_special)
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "%s:%zu:%zu: an <object> with %s but no %s (expected both, as every lstopo export "
-					    "writes them; libhwloc %s cannot load such an object safely)",
-					    path, line, (size_t)(p - bol) + 1, pair[i][0], pair[i][1], HWLOC_VERSION);
-				return false;
-			}
+					    "%s:%zu:%zu: a special <object type=\"%s\"> with a %s (expected none: hwloc's rule "
+					    "for Misc and I/O objects)", path, line, (size_t)(p - bol) + 1, ty, sets[i]);
+			else
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:%zu: an <object type=\"%s\"> without %s (expected cpuset, complete_cpuset, "
+					    "nodeset and complete_nodeset, as every lstopo export writes them; libhwloc %s "
+					    "cannot load such an object safely)",
+					    path, line, (size_t)(p - bol) + 1, ty, sets[i], HWLOC_VERSION);
+			g_free(ty);
+			return false;
+		}
 		/*
 		 * A PU or NUMA node indexes libhwloc's cpusets and nodesets: without
 		 * an os_index (HWLOC_UNKNOWN_INDEX, 2^32 - 1) or with a huge one,

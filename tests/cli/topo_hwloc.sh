@@ -112,7 +112,11 @@ expect_fail "hwloc 3 XML" "^simsched: .*/v3\.xml: an hwloc 3\.x XML export .*, w
 # an object with a cpuset but no complete_cpuset crashes libhwloc 2.9's loader (hwloc PR #783): refused first, with its place
 awk '/<object type="Core"/ && !done { sub(/ complete_cpuset="[^"]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/nocc.xml"
 line=$(grep -n '<object type="Core"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
-expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <object> with cpuset but no complete_cpuset .expected both" --hwloc "$tmp/nocc.xml"
+expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <object type=\"Core\"> without complete_cpuset .expected cpuset, complete_cpuset, nodeset and complete_nodeset" --hwloc "$tmp/nocc.xml"
+# a special object (Misc, I/O) with a cpuset: hwloc's own rule refuses it (PR #783's check)
+awk '{ print } /<object type="Machine"/ && !done { print "    <object type=\"Misc\" cpuset=\"0x1\" name=\"x\"/>"; done = 1 }' "$tmp/m2.xml" > "$tmp/misc.xml"
+line=$(( $(grep -n '<object type="Machine"' "$tmp/m2.xml" | head -1 | cut -d: -f1) + 1 ))
+expect_fail "Misc with a cpuset" "^simsched: .*/misc\.xml:$line:[0-9]*: a special <object type=\"Misc\"> with a cpuset .expected none" --hwloc "$tmp/misc.xml"
 # a PU without os_index would make libhwloc allocate a 2^32-bit cpuset (seconds, 512 MiB): refused first
 awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
 line=$(grep -n '<object type="PU"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
