@@ -238,13 +238,87 @@ static int parse_cpulist(const struct ss_imp *im, const char *path, const char *
 }
 
 /* Read an optional cpulist file of cpuN; 1 = read into m (online CPUs only), 0 = absent. */
+/*
+ * The mask twin of a *list attribute, as older kernels (2.6.x; e.g. hwloc's
+ * 16em64t-4s2c2t tree) have only the mask: node/cpulist -> cpumap,
+ * thread_siblings_list -> thread_siblings, core_siblings_list ->
+ * core_siblings, core_cpus_list -> core_cpus, cluster_cpus_list ->
+ * cluster_cpus, cache shared_cpu_list -> shared_cpu_map (hwloc's Linux
+ * backend reads the masks). NULL when path has no twin.
+ */
+static char *mask_twin(const char *path)
+{
+	static const char *const twin[][2] = { { "/cpulist", "/cpumap" }, { "/shared_cpu_list", "/shared_cpu_map" },
+					       { "_list", "" } };
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(twin); i++)
+		if (g_str_has_suffix(path, twin[i][0]))
+			return g_strdup_printf("%.*s%s", (int)(strlen(path) - strlen(twin[i][0])), path, twin[i][1]);
+	return NULL;
+}
+
+/*
+ * A kernel bitmap as sysfs prints it (lib/bitmap.c bitmap_print_to_pagebuf()
+ * with %*pb: 32-bit hex words, most significant first, separated by commas)
+ * as a cpulist; NULL with err set when it is not one.
+ */
+static char *mask_to_cpulist(const char *path, const char *txt, GError **err)
+{
+	gchar **w = g_strsplit(txt, ",", -1);
+	guint n = g_strv_length(w);
+	GString *l = g_string_new(NULL);
+
+	for (guint i = 0; i < n; i++) {
+		const char *x = g_strstrip(w[i]);
+		size_t len = strlen(x);
+		bool ok = len >= 1 && len <= 8;
+
+		for (size_t k = 0; ok && k < len; k++)
+			ok = g_ascii_isxdigit(x[k]);
+		if (!ok) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s: bad CPU mask \"%s\" (expected 32-bit hex words "
+				    "separated by commas, e.g. 00000000,0000ffff)", path, txt);
+			g_strfreev(w);
+			g_string_free(l, TRUE);
+			return NULL;
+		}
+		uint32_t v = (uint32_t)strtoul(x, NULL, 16);
+		for (unsigned b = 0; b < 32; b++)
+			if (v & (1u << b))
+				g_string_append_printf(l, "%s%u", l->len ? "," : "", (n - 1 - i) * 32 + b);
+	}
+	g_strfreev(w);
+	return g_string_free(l, FALSE);
+}
+
 static int read_cpulist(struct ss_imp *im, const char *path, bool optional, uint64_t *m, GError **err)
 {
-	char *txt;
-	int r = read_file(path, optional, &txt, err);
+	char *txt, *twin;
+	int r = read_file(path, true, &txt, err);
 
-	if (r <= 0)
+	if (r < 0)
 		return r;
+	if (r == 0 && (twin = mask_twin(path))) {
+		char *mask;
+		r = read_file(twin, true, &mask, err);
+		if (r > 0) {
+			txt = mask_to_cpulist(twin, mask, err);
+			g_free(mask);
+			if (!txt) {
+				g_free(twin);
+				return -1;
+			}
+			r = parse_cpulist(im, twin, txt, m, err);
+			g_free(txt);
+			g_free(twin);
+			return r < 0 ? -1 : 1;
+		}
+		g_free(twin);
+		if (r < 0)
+			return r;
+	}
+	if (r == 0)
+		return optional ? 0 : read_file(path, false, &txt, err);   /* the missing file's error */
 	r = parse_cpulist(im, path, txt, m, err);
 	g_free(txt);
 	return r < 0 ? -1 : 1;
@@ -788,7 +862,7 @@ out:
 static int read_caches(struct ss_imp *im, GError **err)
 {
 	gint64 *lvl = g_new(gint64, im->nr_cpus);
-	unsigned with = UINT_MAX, without = UINT_MAX;
+	unsigned with = UINT_MAX, without = UINT_MAX, empty_cache_warned = 0;
 	int rc = -1;
 
 	for (unsigned c = 0; c < im->nr_cpus; c++) {
@@ -835,6 +909,20 @@ static int read_caches(struct ss_imp *im, GError **err)
 				continue;
 			p = g_build_filename(dir, ent, "shared_cpu_list", NULL);
 			r = read_cpulist(im, p, true, ss_imp_mask(im, LV_LLC, c), err);
+			if (r > 0 && !ss_cpumask_weight(ss_imp_mask(im, LV_LLC, c), im->nw)) {
+				/*
+				 * An empty sharing list (ia64 kernels print them, e.g. hwloc's
+				 * 8ia64-2n2s2c): the cache is the CPU's own, as hwloc's Linux
+				 * backend takes it ("mask is wrong (happens on ia64)").
+				 */
+				ss_cpumask_set(ss_imp_mask(im, LV_LLC, c), c);
+				if (!empty_cache_warned++) {
+					char *dn = g_path_get_dirname(p);
+					ss_imp_warn(im, "%s: shares the cache with no CPU; taken as cpu%u's own (as hwloc does)", dn,
+						    ss_imp_id(im, c));
+					g_free(dn);
+				}
+			}
 			g_free(p);
 			if (r < 0)
 				goto fail;

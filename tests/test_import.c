@@ -410,6 +410,87 @@ static void tree_error(const char *rel, const char *text, const char *want1, con
 }
 
 /*
+ * Kernels before the *_list attributes (2.6.x, e.g. hwloc's 16em64t-4s2c2t
+ * tree) have only the masks: node/cpumap, topology/thread_siblings,
+ * cache/indexN/shared_cpu_map. The same tree with masks instead of lists
+ * imports as the same machine; an empty cache mask (ia64) is the CPU's own
+ * cache, with a warning; a mask that is not hex words is an error naming it.
+ */
+static char *as_mask(unsigned lo, unsigned hi_bits)
+{
+	return g_strdup_printf("00000000,%08x\n", lo | hi_bits);
+}
+
+static void test_masks_without_lists(void **state)
+{
+	char *root = small_tree(), *msg, *want = import_root(root, NULL, &msg);
+	(void)state;
+
+	if (!want)
+		fail_msg("%s", msg);
+	for (unsigned c = 0; c < 8; c++) {
+		unsigned core = c % 4, pkg = core / 2;
+		char rel[128], *m;
+
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", c);
+		g_autofree char *sib = g_build_filename(root, rel, NULL);
+		rm_tree(sib);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings", c);
+		put(root, rel, m = as_mask(1u << core | 1u << (core + 4), 0));
+		g_free(m);
+		for (unsigned i = 0; i < 4; i += 3) {
+			g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index%u/shared_cpu_list", c, i);
+			char *full = g_build_filename(root, rel, NULL);
+			if (g_file_test(full, G_FILE_TEST_EXISTS)) {
+				rm_tree(full);
+				g_snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index%u/shared_cpu_map", c, i);
+				put(root, rel, m = i ? as_mask(pkg ? 0xcc : 0x33, 0) : as_mask(1u << core | 1u << (core + 4), 0));
+				g_free(m);
+			}
+			g_free(full);
+		}
+	}
+	for (unsigned n = 0; n < 2; n++) {
+		char rel[128];
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/cpulist", n);
+		g_autofree char *list = g_build_filename(root, rel, NULL);
+		rm_tree(list);
+		g_snprintf(rel, sizeof(rel), "sys/devices/system/node/node%u/cpumap", n);
+		put(root, rel, n ? "00000000,000000cc\n" : "00000000,00000033\n");
+	}
+	char *got = import_root(root, NULL, &msg);
+	if (!got)
+		fail_msg("%s", msg);
+	assert_string_equal(strchr(got, '\n'), strchr(want, '\n'));   /* after the header line naming the tree */
+	g_free(got);
+
+	/* an empty cache mask: the CPU's own cache (cpu0's L3 alone), with a warning */
+	put(root, "sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_map", "00000000,00000000\n");
+	GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+	got = import_root(root, w, &msg);
+	if (got)
+		fail_msg("cpu0 alone in an L3 that cpu1 says it shares: imported");
+	assert_non_null(strstr(msg, "shared_cpu_list (highest level)"));
+	g_free(msg);
+	bool warned = false;
+	for (guint i = 0; i < w->len; i++)
+		warned |= strstr(g_ptr_array_index(w, i), "cpu0/cache/index3: shares the cache with no CPU; taken as cpu0's own") != NULL;
+	assert_true(warned);
+	g_ptr_array_free(w, TRUE);
+
+	/* not a mask */
+	put(root, "sys/devices/system/node/node0/cpumap", "0-3\n");
+	got = import_root(root, NULL, &msg);
+	assert_null(got);
+	if (!strstr(msg, "node0/cpumap: bad CPU mask \"0-3") || !strstr(msg, "(expected 32-bit hex words"))
+		fail_msg("%s", msg);
+	g_free(msg);
+	g_free(want);
+	rm_tree(root);
+	g_free(root);
+}
+
+/*
  * AMD family 15h (Bulldozer): one package, four compute units of two cores,
  * each core its own core_id; the kernel lists the two cores of a unit as
  * thread siblings (v6.6 match_smt() pairs by cu_id) and they share the L2.
@@ -826,6 +907,7 @@ int main(void)
 		cmocka_unit_test(test_offline_hole),
 		cmocka_unit_test(test_inconsistent_trees),
 		cmocka_unit_test(test_bulldozer_compute_units),
+		cmocka_unit_test(test_masks_without_lists),
 		cmocka_unit_test(test_node_ids_out_of_order),
 	};
 
