@@ -588,8 +588,9 @@ static int build_masks(struct hw *h, GError **err)
  * The attributes are read as libhwloc's own XML reader reads them
  * (topology-xml-nolibxml.c, hwloc 2.9): a start tag ends at its first '>';
  * hwloc__nolibxml_import_next_attr() takes a name of [a-z_], then '="',
- * the value up to the next '"', then blanks, and stops at the first
- * attribute that does not parse, ignoring the rest of the tag. An attribute
+ * the value up to the next '"' (an '&' must start &#10; &#13; &#9; &quot;
+ * &lt; &gt; or &amp;), then blanks, and stops at the first attribute that
+ * does not parse, ignoring the rest of the tag. An attribute
  * is present if that reader reaches it. Returns false with err set.
  */
 static bool check_object_sets(const char *path, const char *xml, gsize len, GError **err)
@@ -624,7 +625,22 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			size_t nlen = (size_t)(q - name);
 			if (tag_end - q < 2 || q[0] != '=' || q[1] != '"')
 				break;
-			const char *close = memchr(q + 2, '"', (size_t)(tag_end - q - 2));
+			/* the value up to its '"'; an '&' that starts none of hwloc's entities ends the attributes */
+			const char *close = NULL;
+			bool bad = false;
+			for (const char *v = q + 2; v < tag_end && !close && !bad; v++) {
+				static const char *const ent[] = { "#10;", "#13;", "#9;", "quot;", "lt;", "gt;", "amp;" };
+				if (*v == '"') {
+					close = v;
+				} else if (*v == '&') {
+					bad = true;
+					for (unsigned k = 0; k < G_N_ELEMENTS(ent) && bad; k++)
+						if ((size_t)(tag_end - v - 1) >= strlen(ent[k]) && !strncmp(v + 1, ent[k], strlen(ent[k])))
+							bad = false;
+				} else if (!*v) {
+					bad = true;
+				}
+			}
 			if (!close)
 				break;
 			for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
