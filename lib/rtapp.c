@@ -40,19 +40,24 @@
 
 enum ev_kind {
 	EV_RUN, EV_RUNTIME, EV_SLEEP, EV_MEM, EV_IORUN, EV_LOCK, EV_UNLOCK, EV_SIGNAL, EV_BROAD,
-	EV_WAIT, EV_SYNC, EV_BARRIER, EV_TIMER, EV_RESUME, EV_SUSPEND, EV_YIELD, EV_FORK,
+	EV_WAIT, EV_SYNC, EV_BARRIER, EV_TIMER, EV_RESUME, EV_SUSPEND, EV_YIELD, EV_FORK, EV_MEMRUN, EV_SEM_POST,
+	EV_SEM_WAIT,
 };
 
-/* rt-app's parse_task_event_data() order: a key is an event if it starts with one of these */
+/*
+ * rt-app's parse_task_event_data() order: a key is an event if it starts
+ * with one of these ("memrun" before "mem": rt-app b4f3f07 made it an event
+ * of its own; "sem_post" and "sem_wait": rt-app 28dccb8)
+ */
 static const struct {
 	const char *prefix;
 	enum ev_kind kind;
 } ev_prefix[] = {
-	{ "runtime", EV_RUNTIME }, { "run", EV_RUN }, { "sleep", EV_SLEEP }, { "mem", EV_MEM },
+	{ "runtime", EV_RUNTIME }, { "run", EV_RUN }, { "sleep", EV_SLEEP }, { "memrun", EV_MEMRUN }, { "mem", EV_MEM },
 	{ "iorun", EV_IORUN }, { "lock", EV_LOCK }, { "unlock", EV_UNLOCK }, { "signal", EV_SIGNAL },
 	{ "broad", EV_BROAD }, { "wait", EV_WAIT }, { "sync", EV_SYNC }, { "barrier", EV_BARRIER },
 	{ "timer", EV_TIMER }, { "resume", EV_RESUME }, { "suspend", EV_SUSPEND }, { "yield", EV_YIELD },
-	{ "fork", EV_FORK },
+	{ "fork", EV_FORK }, { "sem_post", EV_SEM_POST }, { "sem_wait", EV_SEM_WAIT },
 };
 
 struct event {
@@ -495,6 +500,13 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 	}
 	case EV_YIELD:
 		return fail(c, path, "event 'yield' is not modelled by simsched (sched_yield() is not simulated)");
+	case EV_MEMRUN:
+		return fail(c, path, "event 'memrun' (rt-app's memory workload: read, write or chase over a buffer) is "
+				     "not modelled by simsched (it has no memory model)");
+	case EV_SEM_POST:
+	case EV_SEM_WAIT:
+		return fail(c, path, "event '%s' (rt-app's counting semaphore, sem_post()/sem_wait(): a wakeup that "
+				     "is remembered) is not modelled by simsched yet", ev_name(k));
 	case EV_TIMER:
 		return get_timer_obj(c, v, path, e);
 	case EV_LOCK:
@@ -698,7 +710,8 @@ static bool parse_phase_body(struct ctx *c, struct thread *t, struct phase *ph, 
 			continue;
 		}
 		return fail(c, p, "unknown event or key '%s' (rt-app events: run, runtime, sleep, timer, lock, "
-				  "unlock, wait, signal, broad, sync, suspend, resume, barrier, fork, mem, iorun, yield)",
+				  "unlock, wait, signal, broad, sync, suspend, resume, barrier, fork, mem, memrun, iorun, "
+				  "yield, sem_post, sem_wait)",
 			    it->string);
 	}
 	if (!ph->events->len)
