@@ -52,10 +52,14 @@ static void make_tree(void)
 			else if (i == 4)
 				v = c < 4 ? "0-3\n" : "4-7\n";
 			g_snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/%s", c, f[i][0]);
+			/* CPUs 4-7 have the old kernels' cache mask instead of the list (topology_import.c mask_twin()) */
+			if (c >= 4 && i == 8)
+				g_snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%u/cache/index2/shared_cpu_map", c),
+					v = "000000ff\n";
 			put(rel, v);
 		}
 	}
-	put("sys/devices/system/node/node0/cpulist", "0-7\n");
+	put("sys/devices/system/node/node0/cpumap", "00000000,000000ff\n");   /* a mask, as before node cpulist */
 	put("sys/devices/system/node/node0/distance", "10\n");
 }
 
