@@ -312,12 +312,14 @@ static void number_duplicates(struct ctx *c, cJSON *obj, const char *path)
 	/* seen: every key of obj, as read and as numbered; before: the keys of the members before
 	 * this one; next: per key, the number to try first (the ones below it are taken) —
 	 * linear in the members, where comparing each with every earlier one was quadratic */
-	seen = g_hash_table_new(g_str_hash, g_str_equal);
-	before = g_hash_table_new(g_str_hash, g_str_equal);
+	/* (the tables own copies of the keys: a renamed key's old string is freed below, and a
+	 * table may hold that very pointer for an equal key) */
+	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	before = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	next = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (cJSON_IsObject(obj))
 		for (cJSON *it = obj->child; it; it = it->next)
-			g_hash_table_add(seen, it->string);
+			g_hash_table_add(seen, g_strdup(it->string));
 	for (cJSON *it = obj->child; it; it = it->next) {
 		char *sub;
 
@@ -341,9 +343,9 @@ static void number_duplicates(struct ctx *c, cJSON *obj, const char *path)
 				it->string = cJSON_malloc(strlen(nk) + 1);
 				strcpy(it->string, nk);
 				g_free(nk);
-				g_hash_table_add(seen, it->string);
+				g_hash_table_add(seen, g_strdup(it->string));
 			}
-			g_hash_table_add(before, it->string);
+			g_hash_table_add(before, g_strdup(it->string));
 			sub = *path ? g_strdup_printf("%s.%s", path, it->string) : g_strdup(it->string);
 		} else {
 			sub = g_strdup(path);

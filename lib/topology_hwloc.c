@@ -593,6 +593,47 @@ static int build_masks(struct hw *h, GError **err)
  * does not parse, ignoring the rest of the tag. An attribute
  * is present if that reader reaches it. Returns false with err set.
  */
+/*
+ * Whether v[0..n) is a bitmap as hwloc writes one (hwloc_bitmap_asprintf():
+ * "0x" and hex digits per 32-bit word, comma-separated, most significant
+ * first, a zero word after the first written as nothing ("0x1,,0x2"),
+ * optionally after "0xf...f," for an infinite set, or "0xf...f" alone).
+ * hwloc_bitmap_sscanf() of hwloc 2.9 aborts (assert(count > 0)) on some
+ * other strings, e.g. one starting with a comma.
+ */
+static bool hwloc_bitmap_text_ok(const char *v, size_t n)
+{
+	if (n >= 7 && !strncmp(v, "0xf...f", 7)) {
+		if (n == 7)
+			return true;
+		if (v[7] != ',')
+			return false;
+		v += 8;
+		n -= 8;
+	}
+	for (bool first = true;; first = false) {
+		size_t k = 0;
+		if (!first && (!n || v[0] == ',')) {   /* an empty word: zero, as hwloc writes it */
+			if (!n)
+				return true;
+			v++;
+			n--;
+			continue;
+		}
+		if (n < 3 || v[0] != '0' || v[1] != 'x')
+			return false;
+		for (k = 2; k < n && v[k] != ','; k++)
+			if (!g_ascii_isxdigit(v[k]) || k >= 2 + 16)
+				return false;
+		if (k == 2)
+			return false;
+		if (k == n)
+			return true;
+		v += k + 1;
+		n -= k + 1;
+	}
+}
+
 static bool check_object_sets(const char *path, const char *xml, gsize len, GError **err)
 {
 	static const char *const sets[4] = { "cpuset", "complete_cpuset", "nodeset", "complete_nodeset" };
@@ -607,11 +648,15 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			bol = p + 1;
 			continue;
 		}
-		if (*p != '<' || (size_t)(end - p) < 8 || strncmp(p, "<object", 7) || !strchr(" \t\n", p[7]))
+		if (*p != '<' || p + 1 == end || !g_ascii_isalpha(p[1]))
 			continue;
+		/* a start tag: <NAME of hwloc's tag characters, then its attributes */
 		const char *gt = memchr(p, '>', (size_t)(end - p));
 		const char *tag_end = gt ? gt : end;
-		const char *q = p + 7;
+		const char *q = p + 1;
+		while (q < tag_end && (g_ascii_isalnum(*q) || *q == '_'))
+			q++;
+		bool is_object = q - p == 7 && !strncmp(p, "<object", 7);
 		bool has[4] = { false };
 		const char *type = NULL, *os_index = NULL;   /* values, up to their closing '"' */
 		size_t type_len = 0;
@@ -643,6 +688,13 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			}
 			if (!close)
 				break;
+			if (nlen >= 3 && !strncmp(name + nlen - 3, "set", 3) && !hwloc_bitmap_text_ok(q + 2, (size_t)(close - q - 2))) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:%zu: %.*s=\"%.*s\" is not a bitmap as hwloc writes one (expected e.g. "
+					    "0x0000000f or 0x00000001,0xffffffff; libhwloc %s aborts on some others)", path, line,
+					    (size_t)(p - bol) + 1, (int)nlen, name, (int)MIN(close - q - 2, 40), q + 2, HWLOC_VERSION);
+				return false;
+			}
 			for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++)
 				if (nlen == strlen(sets[i]) && !strncmp(name, sets[i], nlen))
 					has[i] = true;
@@ -657,10 +709,10 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 				q++;
 		}
 		bool is_special = false;
-		for (unsigned i = 0; i < G_N_ELEMENTS(special); i++)
+		for (unsigned i = 0; is_object && i < G_N_ELEMENTS(special); i++)
 			if (type_len == strlen(special[i]) && !strncmp(type, special[i], type_len))
 				is_special = true;
-		for (unsigned i = 0; i < G_N_ELEMENTS(sets); i++) {
+		for (unsigned i = 0; is_object && i < G_N_ELEMENTS(sets); i++) {
 			if (is_special ? !(has[i] && (i == 0 || i == 2)) : has[i])
 				continue;
 			char *ty = g_strdup_printf("%.*s", (int)MIN(type_len, 40), type ? type : "");
@@ -684,8 +736,8 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 		 * a gigabyte for it. lstopo writes the index of each; the kernel has
 		 * at most SS_MAX_CPUS CPUs here and MAX_NUMNODES <= 1024 nodes.
 		 */
-		bool pu = type_len == 2 && !strncmp(type, "PU", 2);
-		bool node = type_len == 8 && !strncmp(type, "NUMANode", 8);
+		bool pu = is_object && type_len == 2 && !strncmp(type, "PU", 2);
+		bool node = is_object && type_len == 8 && !strncmp(type, "NUMANode", 8);
 		if (pu || node) {
 			unsigned long long limit = pu ? SS_MAX_CPUS : 1u << 24, v = 0;
 			bool ok = os_index && g_ascii_isdigit(*os_index);

@@ -117,6 +117,10 @@ expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <obje
 awk '{ print } /<object type="Machine"/ && !done { print "    <object type=\"Misc\" cpuset=\"0x1\" name=\"x\"/>"; done = 1 }' "$tmp/m2.xml" > "$tmp/misc.xml"
 line=$(( $(grep -n '<object type="Machine"' "$tmp/m2.xml" | head -1 | cut -d: -f1) + 1 ))
 expect_fail "Misc with a cpuset" "^simsched: .*/misc\.xml:$line:[0-9]*: a special <object type=\"Misc\"> with a cpuset .expected none" --hwloc "$tmp/misc.xml"
+# a set that is no bitmap hwloc writes (a leading comma: hwloc_bitmap_sscanf() aborts on it); ",," between words is hwloc's zero word
+awk '/complete_nodeset="/ && !done { sub(/complete_nodeset="/, "complete_nodeset=\","); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/comma.xml"
+line=$(grep -n 'complete_nodeset="' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+expect_fail "bitmap with a leading comma" "^simsched: .*/comma\.xml:$line:[0-9]*: complete_nodeset=\",0x[0-9a-f]*\" is not a bitmap as hwloc writes one" --hwloc "$tmp/comma.xml"
 # a PU without os_index would make libhwloc allocate a 2^32-bit cpuset (seconds, 512 MiB): refused first
 awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
 line=$(grep -n '<object type="PU"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
