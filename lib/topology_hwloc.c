@@ -641,7 +641,19 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 	const char *end = xml + len;
 	size_t line = 1;
 	const char *bol = xml;
+	const char *nul = memchr(xml, '\0', len);
 
+	/* XML has no NUL byte; libhwloc's reader stops its string scans at one and dereferences NULL */
+	if (nul) {
+		for (const char *r = xml; r < nul; r++)
+			if (*r == '\n') {
+				line++;
+				bol = r + 1;
+			}
+		g_set_error(err, SS_ERROR, SS_ERROR_INVALID, "%s:%zu:%zu: a NUL byte (expected text: XML has none)", path,
+			    line, (size_t)(nul - bol) + 1);
+		return false;
+	}
 	for (const char *p = xml; p < end; p++) {
 		if (*p == '\n') {
 			line++;

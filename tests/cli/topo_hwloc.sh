@@ -121,6 +121,9 @@ expect_fail "Misc with a cpuset" "^simsched: .*/misc\.xml:$line:[0-9]*: a specia
 awk '/complete_nodeset="/ && !done { sub(/complete_nodeset="/, "complete_nodeset=\","); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/comma.xml"
 line=$(grep -n 'complete_nodeset="' "$tmp/m2.xml" | head -1 | cut -d: -f1)
 expect_fail "bitmap with a leading comma" "^simsched: .*/comma\.xml:$line:[0-9]*: complete_nodeset=\",0x[0-9a-f]*\" is not a bitmap as hwloc writes one" --hwloc "$tmp/comma.xml"
+# a NUL byte (libhwloc's reader crashed on one in an attribute value)
+{ head -3 "$tmp/m2.xml"; printf 'x\0y\n'; tail -n +4 "$tmp/m2.xml"; } > "$tmp/nul.xml"
+expect_fail "NUL byte" "^simsched: .*/nul\.xml:4:2: a NUL byte .expected text" --hwloc "$tmp/nul.xml"
 # a PU without os_index would make libhwloc allocate a 2^32-bit cpuset (seconds, 512 MiB): refused first
 awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
 line=$(grep -n '<object type="PU"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
