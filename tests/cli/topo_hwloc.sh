@@ -111,21 +111,21 @@ sed 's/<topology version="2.0"/<topology version="3.0"/' "$tmp/m2.xml" > "$tmp/v
 expect_fail "hwloc 3 XML" "^simsched: .*/v3\.xml: an hwloc 3\.x XML export .*, which libhwloc [0-9.]*, built into simsched, cannot read .expected a v1 or v2 export" --hwloc "$tmp/v3.xml"
 # an object with a cpuset but no complete_cpuset crashes libhwloc 2.9's loader (hwloc PR #783): refused first, with its place
 awk '/<object type="Core"/ && !done { sub(/ complete_cpuset="[^"]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/nocc.xml"
-line=$(grep -n '<object type="Core"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+line=$(grep -m1 -n '<object type="Core"' "$tmp/m2.xml" | cut -d: -f1)
 expect_fail "no complete_cpuset" "^simsched: .*/nocc\.xml:$line:[0-9]*: an <object type=\"Core\"> without complete_cpuset .expected cpuset, complete_cpuset, nodeset and complete_nodeset" --hwloc "$tmp/nocc.xml"
 # a special object (Misc, I/O) with a cpuset: hwloc's own rule refuses it (PR #783's check)
 awk '{ print } /<object type="Machine"/ && !done { print "    <object type=\"Misc\" cpuset=\"0x1\" name=\"x\"/>"; done = 1 }' "$tmp/m2.xml" > "$tmp/misc.xml"
-line=$(( $(grep -n '<object type="Machine"' "$tmp/m2.xml" | head -1 | cut -d: -f1) + 1 ))
+line=$(( $(grep -m1 -n '<object type="Machine"' "$tmp/m2.xml" | cut -d: -f1) + 1 ))
 expect_fail "Misc with a cpuset" "^simsched: .*/misc\.xml:$line:[0-9]*: a special <object type=\"Misc\"> with a cpuset .expected none" --hwloc "$tmp/misc.xml"
 # a set that is no bitmap hwloc writes (a leading comma: hwloc_bitmap_sscanf() aborts on it); ",," between words is hwloc's zero word
 awk '/complete_nodeset="/ && !done { sub(/complete_nodeset="/, "complete_nodeset=\","); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/comma.xml"
-line=$(grep -n 'complete_nodeset="' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+line=$(grep -m1 -n 'complete_nodeset="' "$tmp/m2.xml" | cut -d: -f1)
 expect_fail "bitmap with a leading comma" "^simsched: .*/comma\.xml:$line:[0-9]*: complete_nodeset=\",0x[0-9a-f]*\" is not a bitmap as hwloc writes one" --hwloc "$tmp/comma.xml"
 # a NUL byte (libhwloc's reader crashed on one in an attribute value)
 { head -3 "$tmp/m2.xml"; printf 'x\0y\n'; tail -n +4 "$tmp/m2.xml"; } > "$tmp/nul.xml"
 expect_fail "NUL byte" "^simsched: .*/nul\.xml:4:2: a NUL byte .expected text" --hwloc "$tmp/nul.xml"
 # a PU without os_index would make libhwloc allocate a 2^32-bit cpuset (seconds, 512 MiB): refused first
 awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
-line=$(grep -n '<object type="PU"' "$tmp/m2.xml" | head -1 | cut -d: -f1)
+line=$(grep -m1 -n '<object type="PU"' "$tmp/m2.xml" | cut -d: -f1)
 expect_fail "PU without os_index" "^simsched: .*/noidx\.xml:$line:[0-9]*: an <object type=\"PU\"> without an os_index .expected a CPU number 0\.\.4095" --hwloc "$tmp/noidx.xml"
 echo "topo import --hwloc ok"
