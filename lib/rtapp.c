@@ -905,10 +905,14 @@ static struct thread *find_thread(struct ctx *c, const char *name)
 	return NULL;
 }
 
-/* Roles of the threads that use barrier `ref`; false + error if one uses it twice or is forked. */
-static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
+/*
+ * Parties of barrier `ref`: the instances of every thread that uses it
+ * (one count, not a list of roles: a thread of 4000 instances lowers this
+ * once per instance); false + error if one uses it twice or is forked.
+ */
+static uint32_t parties_of(struct ctx *c, const char *ref, bool *ok)
 {
-	GArray *r = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	uint32_t r = 0;
 
 	*ok = true;
 	for (guint i = 0; i < c->threads->len; i++) {
@@ -938,10 +942,8 @@ static GArray *parties_of(struct ctx *c, const char *ref, bool *ok)
 				first = ev->path;
 			}
 		}
-		for (unsigned k = 0; first && k < t->instances; k++) {
-			uint32_t role = t->first_role + k;
-			g_array_append_val(r, role);
-		}
+		if (first)
+			r += t->instances;
 	}
 	return r;
 }
@@ -1100,7 +1102,6 @@ static bool emit_suspend_resume(struct ctx *c, GArray *code, const struct event 
 static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, const struct event *e, GPtrArray *held,
 			bool *time)
 {
-	GArray *to = NULL;
 	bool ok = true;
 
 	switch (e->kind) {
@@ -1171,14 +1172,14 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 		 * the count at 0 broadcasts, any other waits. That is the
 		 * language's barrier of N parties: the last arrival wakes all.
 		 */
-		to = parties_of(c, e->ref, &ok);
-		if (!ok || to->len < 2)
+		uint32_t parties = parties_of(c, e->ref, &ok);
+		if (!ok || parties < 2)
 			break;   /* one party: it never waits, as in rt-app */
 		{
 			uint32_t id = res_id(c, e->ref, RES_BARRIER);
 			struct res *r = g_ptr_array_index(c->res, id - START_BARRIER - 1);
 
-			r->parties = to->len;
+			r->parties = parties;
 			*time = true;
 			ok = emit(c, code, e->path, SS_OP_BARRIER, id, 0);
 		}
@@ -1188,8 +1189,6 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 		ok = fail(c, e->path, "event '%s' is not modelled", ev_name(e->kind));
 		break;
 	}
-	if (to)
-		g_array_free(to, TRUE);
 	return ok;
 }
 
