@@ -720,6 +720,29 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			while (q < tag_end && strchr(" \t\n", *q))
 				q++;
 		}
+		/*
+		 * The type as lstopo writes it (hwloc_obj_type_string(), v2, and
+		 * the v1 names): libhwloc reads the value by prefix
+		 * (hwloc_type_sscanf(): "NUM" is a NUMA node, without the checks
+		 * below), so anything else is refused here.
+		 */
+		static const char *const types[] = { "Machine", "Package", "Die", "NUMANode", "MemCache", "L1Cache", "L2Cache",
+						     "L3Cache", "L4Cache", "L5Cache", "L1iCache", "L2iCache", "L3iCache", "Core",
+						     "PU", "Group", "Misc", "Bridge", "PCIDev", "OSDev", "System", "Socket",
+						     "Cache" };
+		bool known = false;
+		for (unsigned i = 0; is_object && type && i < G_N_ELEMENTS(types); i++)
+			if (type_len == strlen(types[i]) && !strncmp(type, types[i], type_len))
+				known = true;
+		if (is_object && !known) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s:%zu:%zu: an <object> %s%.*s%s (expected a type lstopo writes: Machine, Package, Die, "
+				    "NUMANode, L1Cache..L5Cache, L1iCache..L3iCache, MemCache, Core, PU, Group, Misc, Bridge, "
+				    "PCIDev, OSDev, or hwloc 1.x's System, Socket, Cache)", path, line, (size_t)(p - bol) + 1,
+				    type ? "of type \"" : "without a type", type ? (int)MIN(type_len, 40) : 0, type ? type : "",
+				    type ? "\"" : "");
+			return false;
+		}
 		bool is_special = false;
 		for (unsigned i = 0; is_object && i < G_N_ELEMENTS(special); i++)
 			if (type_len == strlen(special[i]) && !strncmp(type, special[i], type_len))
