@@ -654,6 +654,29 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 			    line, (size_t)(nul - bol) + 1);
 		return false;
 	}
+	/*
+	 * The <topology version="M.N"> tag as hwloc_nolibxml_look_init() (hwloc
+	 * 2.9) finds it: past the lines that start with "<?xml " or
+	 * "<!DOCTYPE ", and its end at the next '>' in the file -- with none,
+	 * libhwloc takes NULL + 1 for the rest of the document and crashes.
+	 */
+	{
+		const char *b = xml;
+		size_t l = 1;
+		while (b && ((end - b >= 6 && !strncmp(b, "<?xml ", 6)) || (end - b >= 10 && !strncmp(b, "<!DOCTYPE ", 10)))) {
+			b = memchr(b, '\n', (size_t)(end - b));
+			if (b) {
+				b++;
+				l++;
+			}
+		}
+		if (b && end - b >= 19 && !strncmp(b, "<topology version=\"", 19) && !memchr(b, '>', (size_t)(end - b))) {
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s:%zu:1: a <topology version=...> start tag without its '>' (expected e.g. "
+				    "<topology version=\"2.0\">; libhwloc %s cannot read the file safely)", path, l, HWLOC_VERSION);
+			return false;
+		}
+	}
 	for (const char *p = xml; p < end; p++) {
 		if (*p == '\n') {
 			line++;

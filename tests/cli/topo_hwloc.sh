@@ -128,4 +128,8 @@ expect_fail "NUL byte" "^simsched: .*/nul\.xml:4:2: a NUL byte .expected text" -
 awk '/<object type="PU"/ && !done { sub(/ os_index="[0-9]*"/, ""); done = 1 } { print }' "$tmp/m2.xml" > "$tmp/noidx.xml"
 line=$(grep -m1 -n '<object type="PU"' "$tmp/m2.xml" | cut -d: -f1)
 expect_fail "PU without os_index" "^simsched: .*/noidx\.xml:$line:[0-9]*: an <object type=\"PU\"> without an os_index .expected a CPU number 0\.\.4095" --hwloc "$tmp/noidx.xml"
+# a <topology version=...> tag with no '>' after it: libhwloc 2.9 takes NULL + 1 as the document (fuzz finding)
+line=$(grep -m1 -n '<topology version=' "$tmp/m2.xml" | cut -d: -f1)
+sed 's/>//g' "$tmp/m2.xml" > "$tmp/nogt.xml"
+expect_fail "topology tag without '>'" "^simsched: .*/nogt\.xml:$line:1: a <topology version=\.\.\.> start tag without its '>'" --hwloc "$tmp/nogt.xml"
 echo "topo import --hwloc ok"
