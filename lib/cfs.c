@@ -173,13 +173,31 @@ void ss_enqueue_entity_v5_17(struct ss_cfs_rq *cfs, struct ss_sched_entity *se, 
 	se->on_rq = true;
 }
 
-/* v5.17 fair.c clear_buddies() (no skip buddy modelled) */
+/* v5.17 fair.c clear_buddies(): last, next and skip */
 static void clear_buddies(struct ss_cfs_rq *cfs, const struct ss_sched_entity *se)
 {
 	if (cfs->last == se)
 		cfs->last = NULL;
 	if (cfs->next == se)
 		cfs->next = NULL;
+	if (cfs->skip == se)
+		cfs->skip = NULL;
+}
+
+/*
+ * v5.17 fair.c yield_task_fair() for a SCHED_NORMAL task not alone on its
+ * rq: clear_buddies(), update_curr(), set_skip_buddy() (one level: no task
+ * groups). pick_next_entity() then avoids it while that is not too unfair.
+ */
+void ss_yield_task_fair_v5_17(struct ss_cfs_rq *cfs, uint64_t now)
+{
+	struct ss_sched_entity *se = cfs->curr;
+
+	if (!se)
+		return;
+	clear_buddies(cfs, se);
+	ss_update_curr_v5_17(cfs, now);
+	cfs->skip = se;
 }
 
 /*
@@ -267,6 +285,20 @@ struct ss_sched_entity *ss_pick_next_entity_v5_17(struct ss_cfs_rq *cfs, struct 
 	if (!left)
 		return NULL;
 	se = left;
+	/* "avoid running the skip buddy, if running something else can be done without getting too unfair" */
+	if (cfs->skip && cfs->skip == se) {
+		struct ss_sched_entity *second;
+
+		if (se == curr) {
+			second = ss__pick_first_entity(cfs);
+		} else {
+			second = ss__pick_next_entity(cfs, se);
+			if (!second || (curr && entity_before(curr, second)))
+				second = curr;
+		}
+		if (second && ss_wakeup_preempt_entity_v5_17(second, left, t) < 1)
+			se = second;
+	}
 	if (cfs->next && ss_wakeup_preempt_entity_v5_17(cfs->next, left, t) < 1)
 		se = cfs->next;
 	else if (cfs->last && ss_wakeup_preempt_entity_v5_17(cfs->last, left, t) < 1)

@@ -2064,6 +2064,68 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				return;
 			continue;
 		}
+		case SS_ACT_YIELD:
+			/*
+			 * do_sched_yield() (core.c, v6.6 and v5.17): schedstat
+			 * yld_count, current->sched_class->yield_task(rq), which does
+			 * nothing for a task alone on its rq, then schedule(): the
+			 * yielder stays runnable and the pick may run another task.
+			 * Alone, schedule() picks it again at once: the statement
+			 * takes no simulated time.
+			 */
+			if (sim->measuring)
+				sim->res->yields++;
+			if (rq->cfs.nr_running <= 1)
+				continue;
+			sim->fair->yield_task(sim, rq);
+			schedule(sim, rq);
+			return;
+		case SS_ACT_SEM_POST: {
+			/*
+			 * sem_post() (glibc nptl sem_post.c: the value goes up, then
+			 * FUTEX_WAKE of one waiter if there are any); the woken
+			 * sem_wait() takes the unit again. Modelled as a hand-over: the
+			 * first waiter (futex queue, FIFO among SCHED_OTHER tasks) is
+			 * woken with the unit, no WF_SYNC; with none, the value
+			 * counts it.
+			 */
+			struct ss_sync_obj *s = &sim->sync[a.target];
+			struct ss_task *w = waitq_pop(sim, &s->head, &s->tail);
+			uint64_t cost = 0;
+
+			if (!w) {
+				if (s->sem_value == UINT32_MAX) {
+					sim_fail(sim, "task %s posts a semaphore past its maximum value (SEM_VALUE_MAX)",
+						 sim->plan->task[p->id].path);
+					return;
+				}
+				s->sem_value++;
+				continue;
+			}
+			sim->current = p;
+			sim->this_cpu = rq->cpu;
+			cost = wake_blocked(sim, w, false);
+			sim->current = NULL;
+			if (cost) {
+				p->scan_pending = cost;
+				continue;
+			}
+			if (rq->curr != p)
+				return;
+			continue;
+		}
+		case SS_ACT_SEM_WAIT: {
+			/* sem_wait(): take a unit if there is one, else sleep on the futex until a post hands one over */
+			struct ss_sync_obj *s = &sim->sync[a.target];
+
+			if (s->sem_value) {
+				s->sem_value--;
+				continue;
+			}
+			waitq_push(sim, &s->head, &s->tail, p);
+			block_current(sim, rq, p, SS_BLOCK_SEM);
+			return;
+		}
 		case SS_ACT_TIMER: {
 			/*
 			 * rt-app's absolute timer (rt-app.c run_event(), rtapp_timer):
@@ -2270,7 +2332,7 @@ static void reset_stats(struct ss_sim *sim)
 {
 	struct ss_results *r = sim->res;
 	r->transactions = r->wakeups = r->migrations = r->migrations_llc = r->migrations_node = 0;
-	r->mem_traffic_bytes = r->spawns = 0;
+	r->mem_traffic_bytes = r->spawns = r->yields = 0;
 	memset(&r->metric_latency, 0, sizeof r->metric_latency);
 	r->ipis = r->context_switches = 0;
 	memset(&r->wakeup_latency, 0, sizeof r->wakeup_latency);
@@ -3297,8 +3359,9 @@ static const char *const block_names[] = {
 	[SS_BLOCK_TOKENS] = "wait", [SS_BLOCK_RECV] = "recv", [SS_BLOCK_SEND] = "send",
 	[SS_BLOCK_LOCK] = "lock", [SS_BLOCK_BARRIER] = "barrier",
 	[SS_BLOCK_COND] = "a condition wait", [SS_BLOCK_COND_SIGNALLED] = "a condition wait",
+	[SS_BLOCK_SEM] = "sem_wait",
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(block_names) == SS_BLOCK_COND_SIGNALLED + 1);
+G_STATIC_ASSERT(G_N_ELEMENTS(block_names) == SS_BLOCK_SEM + 1);
 
 /*
  * The deadlock check, at the end of the run: tasks remain, and none can ever

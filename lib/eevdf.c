@@ -337,6 +337,32 @@ struct ss_sched_entity *ss__pick_first_entity(const struct ss_cfs_rq *cfs)
 	return left;
 }
 
+/*
+ * kernel v5.17 fair.c __pick_next_entity(se): se's successor in the tree,
+ * in __pick_first_entity()'s order (vruntime, then enqueue_seq); NULL if
+ * se is the rightmost. se is queued.
+ */
+struct ss_sched_entity *ss__pick_next_entity(const struct ss_cfs_rq *cfs, const struct ss_sched_entity *se)
+{
+	struct ss_sched_entity *next = NULL;
+
+	for (unsigned i = 0; i < cfs->nr_queued; i++) {
+		struct ss_sched_entity *o = cfs->queue[i];
+		int64_t d = (int64_t)(o->vruntime - se->vruntime), dn;
+
+		if (o == se || d < 0 || (d == 0 && o->enqueue_seq <= se->enqueue_seq))
+			continue;   /* not right of se */
+		if (!next) {
+			next = o;
+			continue;
+		}
+		dn = (int64_t)(o->vruntime - next->vruntime);
+		if (dn < 0 || (dn == 0 && o->enqueue_seq < next->enqueue_seq))
+			next = o;
+	}
+	return next;
+}
+
 /* kernel v6.6 fair.c __update_min_vruntime(): open-coded max_vruntime() that also shifts avg_vruntime */
 static uint64_t __update_min_vruntime(struct ss_cfs_rq *cfs, uint64_t vruntime)
 {

@@ -62,6 +62,23 @@ static void task_fork_v6_6(struct ss_sim *sim, struct ss_rq *rq, struct ss_sched
 	(void)sim, (void)rq, (void)se, (void)parent;
 }
 
+/*
+ * v6.6 yield_task_fair(): clear_buddies() (no buddy under EEVDF here),
+ * update_curr(), then "se->deadline += calc_delta_fair(se->slice, se)":
+ * the yielder's request ends one slice later, so pick_eevdf() prefers any
+ * eligible entity with an earlier deadline (RUN_TO_PARITY's mark, vlag ==
+ * deadline, no longer holds).
+ */
+static void yield_task_v6_6(struct ss_sim *sim, struct ss_rq *rq)
+{
+	struct ss_sched_entity *se = rq->cfs.curr;
+
+	if (!se)
+		return;
+	ss_update_curr(&rq->cfs, sim->now, sim->base_slice);
+	se->deadline += ss_calc_delta_fair(se->slice, se);
+}
+
 const struct ss_fair_ops ss_fair_v6_6 = {
 	.update_curr = update_curr_v6_6,
 	.enqueue_entity = enqueue_entity_v6_6,
@@ -72,6 +89,7 @@ const struct ss_fair_ops ss_fair_v6_6 = {
 	.entity_tick = entity_tick_v6_6,
 	.migrate_task_rq = migrate_task_rq_v6_6,
 	.task_fork = task_fork_v6_6,
+	.yield_task = yield_task_v6_6,
 };
 
 /* ---------------------------------------------------------------- v5.17 CFS */
@@ -132,6 +150,11 @@ static void task_fork_v5_17(struct ss_sim *sim, struct ss_rq *rq, struct ss_sche
 	ss_task_fork_fair_v5_17(&rq->cfs, se, parent ? rq->cfs.curr : NULL, &sim->cfs_t);
 }
 
+static void yield_task_v5_17(struct ss_sim *sim, struct ss_rq *rq)
+{
+	ss_yield_task_fair_v5_17(&rq->cfs, sim->now);
+}
+
 const struct ss_fair_ops ss_fair_v5_17 = {
 	.update_curr = update_curr_v5_17,
 	.enqueue_entity = enqueue_entity_v5_17,
@@ -142,4 +165,5 @@ const struct ss_fair_ops ss_fair_v5_17 = {
 	.entity_tick = entity_tick_v5_17,
 	.migrate_task_rq = migrate_task_rq_v5_17,
 	.task_fork = task_fork_v5_17,
+	.yield_task = yield_task_v5_17,
 };

@@ -497,6 +497,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "context_switches", (double)r->context_switches);
 	cJSON_AddNumberToObject(o, "wakeups", (double)r->wakeups);
 	cJSON_AddNumberToObject(o, "ipis", (double)r->ipis);
+	cJSON_AddNumberToObject(o, "yields", (double)r->yields);
 	cJSON_AddNumberToObject(o, "ipis_saved_polling", (double)r->ipis_saved_polling);
 	{
 		cJSON *st = cJSON_AddObjectToObject(o, "idle_state_entries");

@@ -80,6 +80,7 @@ struct replay {
 	uint64_t timer_next;             /* workload: the task's absolute timer (core.c SS_ACT_TIMER), 0 = not armed */
 	uint64_t *slot_timer_next;       /* workload: the shared timers (SS_TIMER_SHARED) by sync slot, this task their
 					    only user here (plan->nr_sync entries) */
+	uint32_t *slot_sem;              /* workload: the semaphores' values by sync slot (this task their only user) */
 
 	/* output */
 	uint64_t now;
@@ -275,6 +276,9 @@ static const char *action_name(enum ss_wl_action_kind k)
 	case SS_ACT_COND_WAIT: return "cond_wait";
 	case SS_ACT_COND_SIGNAL: return "cond_signal";
 	case SS_ACT_COND_BROADCAST: return "cond_broadcast";
+	case SS_ACT_YIELD: return "yield";
+	case SS_ACT_SEM_POST: return "sem_post";
+	case SS_ACT_SEM_WAIT: return "sem_wait";
 	}
 	return "?";
 }
@@ -335,6 +339,30 @@ static bool next_workload(struct replay *r, struct seg *sg)
 		case SS_ACT_COND_BROADCAST:
 			/* alone: nobody waits, the wakeup is lost */
 			break;
+		case SS_ACT_YIELD:
+			/* alone on its rq: yield_task_fair() does nothing, schedule() picks it again */
+			break;
+		case SS_ACT_SEM_POST:
+			/* alone: nobody waits, the value counts the post */
+			if (r->slot_sem[a.target] < UINT32_MAX)
+				r->slot_sem[a.target]++;
+			break;
+		case SS_ACT_SEM_WAIT:
+			/* its own posts first; at 0 only another task could post */
+			if (r->slot_sem[a.target]) {
+				r->slot_sem[a.target]--;
+				break;
+			}
+			if (!r->s->wait_ns) {
+				g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
+					    "task %s waits on a semaphore of value 0 at %llu ns; alone on a CPU nobody "
+					    "posts it (give the time a wait blocks, --wait-time)",
+					    t->path, (unsigned long long)r->now);
+				return false;
+			}
+			sg->kind = SEG_SLEEP;
+			sg->until = add_sat(r->now, r->s->wait_ns);
+			return true;
 		case SS_ACT_RUN_WALL:
 			/* alone and never preempted: wall time is run time */
 			sg->kind = SEG_RUN;
@@ -453,6 +481,7 @@ struct ss_pelt_trace *ss_pelt_task_run(const struct ss_pelt_task_spec *s, GError
 	r.speed_num = (uint64_t)(((unsigned __int128)1 << 52) / ((uint64_t)s->capacity * s->freq_capacity));
 	if (s->plan) {
 		r.slot_timer_next = g_new0(uint64_t, s->plan->nr_sync ? s->plan->nr_sync : 1);
+		r.slot_sem = g_new0(uint32_t, s->plan->nr_sync ? s->plan->nr_sync : 1);
 		ss_wl_cursor_init(&r.cursor);
 		ss_rng_seed(&r.rng, s->seed, ss_rng_stream_id(s->plan->task[s->task].path));
 	}
@@ -503,9 +532,11 @@ struct ss_pelt_trace *ss_pelt_task_run(const struct ss_pelt_task_spec *s, GError
 	}
 	samples_before(&r, r.tr->end_ns);
 	g_free(r.slot_timer_next);
+	g_free(r.slot_sem);
 	return r.tr;
 fail:
 	g_free(r.slot_timer_next);
+	g_free(r.slot_sem);
 	ss_pelt_trace_free(r.tr);
 	return NULL;
 }

@@ -118,9 +118,10 @@ struct ctx {
 /*
  * rt-app's resources (rt-app_parse_config.c get_resource_index()): one per
  * name and type, created where an event first names it. A mutex and a
- * condition of the same name are two resources.
+ * condition of the same name are two resources. sem_post and sem_wait
+ * name one semaphore (both look it up as type rtapp_sem_post).
  */
-enum res_kind { RES_MUTEX, RES_COND, RES_BARRIER, RES_TIMER };
+enum res_kind { RES_MUTEX, RES_COND, RES_BARRIER, RES_TIMER, RES_SEM };
 
 struct res {
 	char *name;
@@ -501,14 +502,10 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 			    ev_name(k));
 	}
 	case EV_YIELD:
-		return fail(c, path, "event 'yield' is not modelled by simsched (sched_yield() is not simulated)");
+		return true;   /* rtapp_yield: one sched_yield(), whatever the value (parse_task_event_data() reads none) */
 	case EV_MEMRUN:
 		return fail(c, path, "event 'memrun' (rt-app's memory workload: read, write or chase over a buffer) is "
 				     "not modelled by simsched (it has no memory model)");
-	case EV_SEM_POST:
-	case EV_SEM_WAIT:
-		return fail(c, path, "event '%s' (rt-app's counting semaphore, sem_post()/sem_wait(): a wakeup that "
-				     "is remembered) is not modelled by simsched yet", ev_name(k));
 	case EV_TIMER:
 		return get_timer_obj(c, v, path, e);
 	case EV_LOCK:
@@ -518,12 +515,15 @@ static bool parse_event(struct ctx *c, struct thread *t, struct phase *ph, const
 	case EV_BROAD:
 	case EV_RESUME:
 	case EV_BARRIER:
+	case EV_SEM_POST:
+	case EV_SEM_WAIT:
 		if (!get_string(c, v, path, &s))
 			return false;
 		if (!*s)
 			return fail(c, path, "empty %s name (expected the name of a %s)", ev_name(k),
 				    k == EV_RESUME || k == EV_FORK ? "thread" : k == EV_BARRIER ? "barrier" :
-				    k == EV_LOCK || k == EV_UNLOCK ? "mutex" : "condition");
+				    k == EV_LOCK || k == EV_UNLOCK ? "mutex" : k == EV_SEM_POST || k == EV_SEM_WAIT ?
+				    "semaphore" : "condition");
 		e->ref = g_strdup(s);
 		return true;
 	case EV_SUSPEND:
@@ -1164,6 +1164,16 @@ static bool lower_event(struct ctx *c, GArray *code, const struct thread *t, con
 		return emit_suspend_resume(c, code, e, held);
 	case EV_RESUME:
 		return emit_suspend_resume(c, code, e, held);
+	case EV_YIELD:
+		/* rtapp_yield: sched_yield() once (the value is not a count) */
+		return emit(c, code, e->path, SS_OP_YIELD, 0, 0);
+	case EV_SEM_POST:
+		/* rtapp_sem_post: sem_post() on the semaphore of that name (sem_init() value 0) */
+		return emit(c, code, e->path, SS_OP_SEM_POST, res_id(c, e->ref, RES_SEM), 0);
+	case EV_SEM_WAIT:
+		/* rtapp_sem_wait: sem_wait(), which blocks at value 0 */
+		*time = true;
+		return emit(c, code, e->path, SS_OP_SEM_WAIT, res_id(c, e->ref, RES_SEM), 0);
 	case EV_BARRIER: {
 		/*
 		 * rtapp_barrier: its own mutex and condition and a count of the
@@ -1208,7 +1218,7 @@ static bool wrap_loop(struct ctx *c, GArray *code, guint start, int64_t loop, bo
 		return true;
 	if (!time)
 		return fail(c, path, "this loop never lets simulated time pass (expected a run, runtime, sleep, "
-				     "timer, wait, suspend, lock or barrier in it)");
+				     "timer, wait, suspend, lock, barrier or sem_wait in it; a yield takes no time)");
 	memset(&in, 0, sizeof(in));
 	in.op = SS_OP_LOOP;
 	in.arg = loop < 0 ? SS_WL_FOREVER : (uint32_t)loop;

@@ -36,6 +36,11 @@ struct ss_fair_ops {
 	 * none (a task of the workload's start).
 	 */
 	void (*task_fork)(struct ss_sim *sim, struct ss_rq *rq, struct ss_sched_entity *se, bool parent);
+	/**
+	 * yield_task_fair() of rq's running task (do_sched_yield()); the caller
+	 * checked that it is not alone on rq and calls schedule() next.
+	 */
+	void (*yield_task)(struct ss_sim *sim, struct ss_rq *rq);
 };
 
 /** v6.6 (EEVDF) and v5.17 (CFS). */

@@ -189,6 +189,7 @@ enum ss_block {
 	SS_BLOCK_TOKENS, SS_BLOCK_RECV, SS_BLOCK_SEND, SS_BLOCK_LOCK, SS_BLOCK_BARRIER,
 	SS_BLOCK_COND,            /* on a condition's wait queue (set from the moment it joins the queue) */
 	SS_BLOCK_COND_SIGNALLED,  /* taken off the queue by a signal before it got to sleep: it does not sleep */
+	SS_BLOCK_SEM,             /* on a semaphore's wait queue (sem_wait at value 0) */
 };
 
 /** A mutex, barrier, condition variable or shared timer of the plan (slot numbering: struct ss_wl_plan). */
@@ -196,6 +197,7 @@ struct ss_sync_obj {
 	uint32_t owner;                /* mutex: task id + 1, 0 = free */
 	uint32_t head, tail;           /* waiters, task id + 1, FIFO (a condition's wait queue) */
 	uint32_t arrived;              /* barrier: tasks waiting */
+	uint32_t sem_value;            /* semaphore: its count (sem_init() value 0) */
 	uint64_t timer_next;           /* shared timer (SS_TIMER_SHARED): next expiry (ns), 0 = not armed */
 };
 

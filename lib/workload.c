@@ -469,6 +469,16 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 				out->nr = sync_slot(p, t, in->index - 1) + 1;
 			c->pc++;
 			return;
+		case SS_OP_YIELD:
+			out->kind = SS_ACT_YIELD;
+			c->pc++;
+			return;
+		case SS_OP_SEM_POST:
+		case SS_OP_SEM_WAIT:
+			out->kind = in->op == SS_OP_SEM_POST ? SS_ACT_SEM_POST : SS_ACT_SEM_WAIT;
+			out->target = sync_slot(p, t, in->arg);
+			c->pc++;
+			return;
 		case SS_OP_TIMER:
 			out->kind = SS_ACT_TIMER;
 			out->ns = in->dist.a;

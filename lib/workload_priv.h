@@ -37,6 +37,9 @@ enum ss_wl_op {
 	SS_OP_COND_WAIT,      /* arg = condition (sync object), index = mutex sync object + 1, 0 = none */
 	SS_OP_COND_SIGNAL,    /* arg = condition */
 	SS_OP_COND_BROADCAST, /* arg = condition */
+	SS_OP_YIELD,
+	SS_OP_SEM_POST,       /* arg = semaphore (sync object) */
+	SS_OP_SEM_WAIT,       /* arg = semaphore */
 };
 
 /* WAKE/SEND target selection within the target role's set */

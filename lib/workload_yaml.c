@@ -786,7 +786,8 @@ static bool compile_loop(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		return false;
 	if (!body_time)
 		return fail(c, m,
-			    "loop body never lets simulated time pass (expected a run, sleep or wait in it)");
+			    "loop body never lets simulated time pass (expected a run, sleep or wait in it; a yield takes "
+			    "no time)");
 	*has_time = true;
 	in.op = SS_OP_ENDLOOP;
 	in.arg = start;
@@ -813,7 +814,7 @@ static bool compile_wait(struct ctx *c, uint32_t role, GArray *code, const yaml_
 }
 
 static const char *const stmt_keys[] = { "run", "sleep", "wake", "wait", "loop", "transaction", "send", "recv",
-					 "lock", "unlock", "timer", "barrier", "spawn", "exit", "run_wall", NULL };
+					 "lock", "unlock", "timer", "barrier", "spawn", "exit", "run_wall", "yield", NULL };
 
 /*
  * A timer period of at least 1 us, rt-app's unit (its periods are whole
@@ -897,7 +898,7 @@ static bool compile_recv(struct ctx *c, uint32_t role, GArray *code, const yaml_
 static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *n,
 			 unsigned depth, bool *has_time)
 {
-	bool seen[15] = { false };
+	bool seen[16] = { false };
 	const yaml_node_t *k, *v;
 	struct ss_wl_insn in = { 0 };
 	ptrdiff_t npairs;
@@ -909,6 +910,10 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "exit")) {
 		in.op = SS_OP_EXIT;
 		*has_time = true;   /* nothing runs after it */
+		return emit(c, code, &in, n->start_mark);
+	}
+	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "yield")) {
+		in.op = SS_OP_YIELD;   /* sched_yield(): takes no simulated time of its own */
 		return emit(c, code, &in, n->start_mark);
 	}
 	if (n->type != YAML_MAPPING_NODE) {
@@ -995,6 +1000,11 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		if (!parse_dist(c, v, "run_wall duration", &in.dist))
 			return false;
 		*has_time = true;
+		return emit(c, code, &in, k->start_mark);
+	case 15: /* yield */
+		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(v), "true")))
+			return fail(c, v->start_mark, "yield takes no value (expected '- yield')");
+		in.op = SS_OP_YIELD;
 		return emit(c, code, &in, k->start_mark);
 	default:
 		return false;

@@ -325,6 +325,70 @@ static void test_last_buddy(void **state)
 	ss_cfs_rq_destroy(&cfs);
 }
 
+/*
+ * sched_yield() (yield_task_fair): the yielder becomes the skip buddy, and
+ * pick_next_entity() passes over it while it is the leftmost if the second
+ * is within wakeup_gran() (4 ms at 8 CPUs) of it. a runs to vruntime 1 ms,
+ * yields; b (2 ms) is 1 ms right of it: b runs. With b at 6 ms (5 ms > gran)
+ * a runs again, and picking it clears the skip buddy; a dequeue clears it too.
+ */
+static void test_skip_buddy(void **state)
+{
+	struct ss_cfs_tunables t = tun(8);
+	(void)state;
+
+	for (unsigned far = 0; far < 2; far++) {
+		struct ss_cfs_rq cfs;
+		struct ss_sched_entity a = mk_se(0), b = mk_se(0), c = mk_se(0);
+
+		ss_cfs_rq_init(&cfs);
+		ss_enqueue_entity_v5_17(&cfs, &a, false, &t);
+		b.vruntime = far ? 6 * MS : 2 * MS;
+		c.vruntime = 10 * MS;
+		ss_enqueue_entity_v5_17(&cfs, &b, false, &t);
+		ss_enqueue_entity_v5_17(&cfs, &c, false, &t);
+		ss_set_next_entity_v5_17(&cfs, &a, 0);
+		ss_yield_task_fair_v5_17(&cfs, 1 * MS);
+		assert_int_equal(a.vruntime, 1 * MS);   /* update_curr() charged the 1 ms */
+		assert_ptr_equal(cfs.skip, &a);
+		ss_put_prev_entity(&cfs, &a);
+		struct ss_sched_entity *se = ss_pick_next_entity_v5_17(&cfs, NULL, &t);
+		assert_ptr_equal(se, far ? &a : &b);
+		ss_set_next_entity_v5_17(&cfs, se, 1 * MS);
+		if (far) {
+			assert_null(cfs.skip);
+		} else {
+			assert_ptr_equal(cfs.skip, &a);   /* picking b leaves a the skip buddy */
+			ss_dequeue_entity_v5_17(&cfs, &a, true);
+			assert_null(cfs.skip);
+		}
+		ss_cfs_rq_destroy(&cfs);
+	}
+}
+
+/* The tree's successor of an entity: the next larger vruntime, ties by enqueue order. */
+static void test_pick_next_entity_order(void **state)
+{
+	struct ss_cfs_tunables t = tun(8);
+	struct ss_cfs_rq cfs;
+	struct ss_sched_entity se[4];
+	static const uint64_t v[4] = { 5 * MS, 1 * MS, 5 * MS, 3 * MS };
+	(void)state;
+
+	ss_cfs_rq_init(&cfs);
+	for (unsigned i = 0; i < 4; i++) {
+		se[i] = mk_se(0);
+		se[i].vruntime = v[i];
+		ss_enqueue_entity_v5_17(&cfs, &se[i], false, &t);
+	}
+	assert_ptr_equal(ss__pick_first_entity(&cfs), &se[1]);
+	assert_ptr_equal(ss__pick_next_entity(&cfs, &se[1]), &se[3]);
+	assert_ptr_equal(ss__pick_next_entity(&cfs, &se[3]), &se[0]);
+	assert_ptr_equal(ss__pick_next_entity(&cfs, &se[0]), &se[2]);
+	assert_null(ss__pick_next_entity(&cfs, &se[2]));
+	ss_cfs_rq_destroy(&cfs);
+}
+
 /* A migrating entity keeps its vruntime relative to min_vruntime across cfs_rqs. */
 static void test_migration_renormalises(void **state)
 {
@@ -368,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_wakeup_preemption_gran),
 		cmocka_unit_test(test_last_buddy),
 		cmocka_unit_test(test_migration_renormalises),
+		cmocka_unit_test(test_skip_buddy),
+		cmocka_unit_test(test_pick_next_entity_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -494,6 +494,40 @@ static void test_run_wall(void **state)
 }
 
 /*
+ * yield: two tasks on CPU 0 that run 100 us and yield take turns (each
+ * run follows one of the other task); a task alone on CPU 1 yields without
+ * switching, and every yield is counted. The language refuses a loop of
+ * yields only (no time passes) and a value.
+ */
+static void test_yield(void **state)
+{
+	struct trace *tr = g_new0(struct trace, 1);
+	struct ss_results *r = run("tasks:\n  - name: pair\n    count: 2\n    cpus: \"0\"\n"
+				   "    program: [loop: {forever: true, do: [run: 100us, yield]}]\n"
+				   "  - name: solo\n    cpus: \"1\"\n"
+				   "    program: [loop: {forever: true, do: [run: 100us, yield: true]}]\n",
+				   1, 20000000, tr, NULL);
+	unsigned n = 0, changes = 0, last = 0, yields = 0;
+	(void)state;
+
+	for (unsigned i = 0; i < tr->n; i++) {
+		if (tr->e[i].a.kind == SS_ACT_YIELD)
+			yields++;
+		if (tr->e[i].a.kind != SS_ACT_RUN || tr->e[i].task > 1)
+			continue;
+		if (n++ && tr->e[i].task != last)
+			changes++;
+		last = tr->e[i].task;
+	}
+	assert_in_range(n, 150, 200);
+	assert_true(changes + 2 >= n - 1);
+	assert_in_range(count(tr, 2, SS_ACT_YIELD), 195, 200);   /* alone: 100 us per yield */
+	assert_int_equal(r->yields, yields);
+	ss_results_free(r);
+	g_free(tr);
+}
+
+/*
  * metric `from: begin`: a finish time counted from the first transaction
  * begin (hackbench's gettimeofday(&start) after forking), with every
  * statistic restarted there; `from: start` (the default) counts from t = 0.
@@ -569,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_timer_and_phases),
 		cmocka_unit_test(test_timer_modes),
 		cmocka_unit_test(test_run_wall),
+		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_finish_from_begin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

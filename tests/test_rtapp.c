@@ -322,7 +322,7 @@ static void test_errors(void **state)
 	expect_error("{\"tasks\": {\"thread0\": {\"phases\": {\"p1\": {\"run\": 10, \"mem\": 1000}}}}}",
 		     SS_ERROR_INVALID, "t.json: tasks.thread0.phases.p1.mem: event 'mem' is not modelled by simsched");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"iorun\": 10}}}", SS_ERROR_INVALID, "tasks.t.iorun: event 'iorun'");
-	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"yield\": \"\"}}}", SS_ERROR_INVALID, "tasks.t.yield: event 'yield'");
+	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"sem_post\": 3}}}", SS_ERROR_INVALID, "tasks.t.sem_post:");
 	expect_error("{\"tasks\": {\"t\": {\"run\": 10, \"spin\": 10}}}", SS_ERROR_INVALID,
 		     "tasks.t.spin: unknown event or key 'spin'");
 	expect_error("{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"priority\": 10, \"run\": 10}}}",
@@ -588,7 +588,8 @@ static int sim_teardown(void **state)
  * measuring from the start for dur ns, with every action of every task
  * recorded. Task 0 is rt-app's main thread, then the threads in file order.
  */
-static struct trace *run_file(const char *file, uint64_t dur, struct ss_workload **wout)
+static struct trace *run_file_k(const char *file, uint64_t dur, struct ss_workload **wout, enum ss_kernel k,
+				 uint64_t *yields)
 {
 	g_autofree char *path = g_build_filename(SS_TEST_DATA, "rtapp", file, NULL);
 	struct trace *tr = g_new0(struct trace, 1);
@@ -608,10 +609,13 @@ static struct trace *run_file(const char *file, uint64_t dur, struct ss_workload
 	c.duration_ns = dur;
 	c.trace = record;
 	c.trace_ctx = tr;
+	c.kernel = k;
 	r = ss_simulate(&c, &err);
 	if (!r)
 		fail_msg("%s: %s", path, err->message);
 	assert_int_equal(r->nr_instances, 1);
+	if (yields)
+		*yields = r->yields;
 	assert_true(tr->n < MAXA);
 	ss_results_free(r);
 	if (wout)
@@ -619,6 +623,11 @@ static struct trace *run_file(const char *file, uint64_t dur, struct ss_workload
 	else
 		ss_workload_free(w);
 	return tr;
+}
+
+static struct trace *run_file(const char *file, uint64_t dur, struct ss_workload **wout)
+{
+	return run_file_k(file, dur, wout, SS_KERNEL_6_6, NULL);
 }
 
 static bool is_run(const struct ss_wl_action *a)
@@ -857,6 +866,58 @@ static void test_sim_two_conditions(void **state)
 }
 
 /*
+ * A semaphore keeps a post nobody waited for (sem-remembered.json): posts
+ * at 1, 11, 21, ... ms; the waiter's first sem_wait at 5 ms takes the
+ * first one, so it runs at 5 ms, then at 11, 21, ..., 91 ms: 10 runs.
+ */
+static void test_sim_sem_remembered(void **state)
+{
+	struct trace *tr = run_file("sem-remembered.json", 100 * MS, NULL);
+	uint64_t at[16];
+	unsigned n = runs(tr, 2, 0, 0, UINT64_MAX, at, 16);
+	(void)state;
+
+	assert_int_equal(n, 10);
+	assert_near(at[0], 5 * MS, MS / 2);
+	for (unsigned i = 1; i < n; i++)
+		assert_near(at[i], (1 + 10 * i) * MS, MS / 2);
+	g_free(tr);
+}
+
+/*
+ * sched_yield() hands the CPU over (yield-alternate.json): on both kernels
+ * the two threads' 100 us runs alternate — nearly every run follows one of
+ * the other thread — and they share the CPU evenly; each run is followed
+ * by one yield. Without the yields they would switch once a slice (>= 3 ms).
+ */
+static void test_sim_yield_alternates(void **state)
+{
+	static const enum ss_kernel kernels[] = { SS_KERNEL_6_6, SS_KERNEL_5_17 };
+	(void)state;
+
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t yields = 0;
+		struct trace *tr = run_file_k("yield-alternate.json", 50 * MS, NULL, kernels[k], &yields);
+		unsigned n = 0, changes = 0, last = 0;
+		uint64_t ba = busy(tr, 1, 0, UINT64_MAX), bb = busy(tr, 2, 0, UINT64_MAX);
+
+		for (unsigned i = 0; i < tr->n; i++) {
+			if (!is_run(&tr->e[i].a) || (tr->e[i].task != 1 && tr->e[i].task != 2))
+				continue;
+			if (n++ && tr->e[i].task != last)
+				changes++;
+			last = tr->e[i].task;
+		}
+		/* 50 ms of 100 us runs and context switches: about 480 runs */
+		assert_in_range(n, 400, 500);
+		assert_true(changes + 2 >= n - 1);
+		assert_near(ba, bb, 200000);
+		assert_in_range(yields, n - 2, n + 2);
+		g_free(tr);
+	}
+}
+
+/*
  * sync = signal and wait atomically under the mutex (sync-pingpong.json):
  * two threads hand over to each other, one runs 5 ms while the other
  * waits — 100 runs each per second, never together.
@@ -977,6 +1038,8 @@ int main(void)
 		cmocka_unit_test(test_sim_broadcast_signal),
 		cmocka_unit_test(test_sim_two_conditions),
 		cmocka_unit_test(test_sim_sync_pingpong),
+		cmocka_unit_test(test_sim_sem_remembered),
+		cmocka_unit_test(test_sim_yield_alternates),
 		cmocka_unit_test(test_sim_example7_barriers),
 		cmocka_unit_test(test_sim_barrier_and_wait),
 		cmocka_unit_test(test_sim_unheld_mutex),

@@ -471,6 +471,10 @@ static void test_loops_max_depth(void **state)
 	ss_wl_plan_free(p);
 	ss_workload_free(w);
 
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, loop: {forever: true, do: [yield]}]\n", "t.yaml:6:",
+		     "a yield takes no time");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, yield: 3]\n", "t.yaml:6:",
+		     "yield takes no value");
 	expect_error("tasks:\n"
 		     "  - name: a\n"
 		     "    program:\n"
@@ -855,10 +859,10 @@ static void test_bad_strings(void **state)
 		     "t.yaml:6:16:", "out of range (expected 0..4095)");
 	/* statements */
 	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
-		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn, exit or run_wall)");
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn, exit, run_wall or yield)");
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
-	expect_error("tasks:\n  - name: a\n    program: [yield]\n", "t.yaml:6:15:", "unknown statement 'yield'");
+	expect_error("tasks:\n  - name: a\n    program: [spin]\n", "t.yaml:6:15:", "unknown statement 'spin'");
 	/* a timer period below rt-app's 1 us unit, plain or in a mapping */
 	expect_error("tasks:\n  - name: a\n    program: [run: 1us, timer: 1ns]\n", "t.yaml:6:32:",
 		     "timer period 1 ns is shorter than 1 us (expected at least 1us");

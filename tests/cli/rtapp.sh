@@ -104,9 +104,14 @@ echo '{"tasks": {"t": {"dl-runtime": 1000, "run": 1000, "sleep": 1000}}}' > "$tm
 bad 0 "$tmp/slice.json" "$tmp/slice.json: tasks.t.dl-runtime: ignored: rt-app passes it as sched_attr.sched_runtime, which Linux uses as a SCHED_OTHER task's custom slice from v6.12"
 echo '{"tasks": {"t": {"phases": {"p": {"run": 100, "memrun": 10}}}}}' > "$tmp/memrun.json"
 bad 1 "$tmp/memrun.json" "$tmp/memrun.json: tasks.t.phases.p.memrun: event 'memrun' (rt-app's memory workload: read, write or chase over a buffer) is not modelled by simsched"
-# rt-app's semaphore events (rt-app 28dccb8) are named as such, not "unknown"
-echo '{"tasks": {"t": {"run": 100, "sem_post": "s", "sem_wait": "s"}}}' > "$tmp/sem.json"
-bad 1 "$tmp/sem.json" "$tmp/sem.json: tasks.t.sem_post: event 'sem_post' (rt-app's counting semaphore, sem_post()/sem_wait(): a wakeup that is remembered) is not modelled by simsched yet"
+# rt-app's semaphore events (rt-app 28dccb8) and yield run; yields are counted
+echo '{"tasks": {"t": {"run": 100, "sem_post": "s", "sem_wait": "s", "yield": 0}}}' > "$tmp/sem.json"
+"$bin" run -t "$topo" -w "$tmp/sem.json" --warmup 0 --duration 10ms --json "$tmp/sem.out" > /dev/null
+grep -Eq '"yields":[[:space:]]*[1-9][0-9]+' "$tmp/sem.out" || { echo "no yields counted"; cat "$tmp/sem.out"; exit 1; }
+echo '{"tasks": {"t": {"run": 100, "sem_wait": ""}}}' > "$tmp/sem0.json"
+bad 1 "$tmp/sem0.json" "$tmp/sem0.json: tasks.t.sem_wait: empty sem_wait name (expected the name of a semaphore)"
+echo '{"tasks": {"t": {"phases": {"p": {"loop": 5, "yield": 0}}, "loop": 1}}}' > "$tmp/yield.json"
+bad 1 "$tmp/yield.json" "a yield takes no time"
 # a NUL inside a string (\u0000) is refused where it is; an escaped backslash before u0000 is text
 printf '{"tasks": {"a\\u0000b": {"run": 1000, "sleep": 1000}}}' > "$tmp/nul.json"
 bad 1 "$tmp/nul.json" "$tmp/nul.json:1:14: a \\u0000 escape, a NUL character in a string"

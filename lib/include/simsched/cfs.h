@@ -91,11 +91,18 @@ void ss_task_fork_fair_v5_17(const struct ss_cfs_rq *cfs, struct ss_sched_entity
 			     const struct ss_sched_entity *parent, const struct ss_cfs_tunables *t);
 /**
  * pick_next_entity(cfs_rq, curr): the leftmost (curr included when given and
- * on_rq), unless the next buddy, then the last buddy, is within
- * wakeup_gran() of it (wakeup_preempt_entity(buddy, left) < 1). NULL if empty.
+ * on_rq) — or, when that is the skip buddy (sched_yield()), the second one
+ * if within wakeup_gran() of it — unless the next buddy, then the last
+ * buddy, is within wakeup_gran() of the leftmost (wakeup_preempt_entity(
+ * buddy, left) < 1). NULL if empty.
  */
 struct ss_sched_entity *ss_pick_next_entity_v5_17(struct ss_cfs_rq *cfs, struct ss_sched_entity *curr,
 						  const struct ss_cfs_tunables *t);
+/**
+ * yield_task_fair() (v5.17) of the running entity (not alone on its rq):
+ * clear_buddies(), update_curr() at now, cfs_rq->skip = curr.
+ */
+void ss_yield_task_fair_v5_17(struct ss_cfs_rq *cfs, uint64_t now);
 /** set_next_entity(): clear se's buddies, unqueue, curr = se, exec_start = now, prev_sum_exec_runtime. */
 void ss_set_next_entity_v5_17(struct ss_cfs_rq *cfs, struct ss_sched_entity *se, uint64_t now);
 /**

@@ -63,6 +63,7 @@ struct ss_cfs_rq {
 	unsigned nr_queued, cap_queued;
 	uint64_t next_seq;
 	struct ss_sched_entity *next, *last; /* v5.17 CFS buddies (cfs_rq->next, ->last); NULL under EEVDF */
+	struct ss_sched_entity *skip;        /* v5.17 CFS skip buddy (cfs_rq->skip: set by sched_yield()) */
 };
 
 void ss_cfs_rq_init(struct ss_cfs_rq *cfs);
@@ -134,6 +135,8 @@ bool ss_check_preempt_wakeup(struct ss_cfs_rq *cfs, struct ss_sched_entity *woke
 void ss__enqueue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se);
 void ss__dequeue_entity(struct ss_cfs_rq *cfs, struct ss_sched_entity *se);
 struct ss_sched_entity *ss__pick_first_entity(const struct ss_cfs_rq *cfs);
+/** __pick_next_entity(se) (v5.17): the queued entity right after queued se in that order, or NULL. */
+struct ss_sched_entity *ss__pick_next_entity(const struct ss_cfs_rq *cfs, const struct ss_sched_entity *se);
 void ss_update_min_vruntime(struct ss_cfs_rq *cfs);
 
 /** sysctl_sched_base_slice scaled as update_sysctl() (SCHED_TUNABLESCALING_LOG): 750000 * (1 + ilog2(min(ncpus, 8))). */

@@ -213,6 +213,7 @@ struct ss_results {
 	uint64_t mem_traffic_bytes;      /* Σ over completed bursts: work ns × memory_bandwidth MB/s / 1000 */
 	uint64_t finish_ns;              /* SS_MEASURE_FINISH: when the last task exited, from the start */
 	uint64_t spawns;                 /* tasks forked by spawn statements */
+	uint64_t yields;                 /* sched_yield() calls (yield statements; schedstat rq->yld_count) */
 	struct ss_lat_hist metric_latency;   /* wakeup latency of the metric's roles, ns */
 	struct ss_lat_hist wakeup_latency;   /* wake to first run, ns */
 	struct ss_lat_hist txn_latency;      /* transaction begin→end, ns */

@@ -68,6 +68,14 @@ enum ss_wl_action_kind {
 				  queue, then lock that mutex (held or not before, as pthread_cond_wait returns) */
 	SS_ACT_COND_SIGNAL,    /* wake the first waiter of condition `target`; with none, nothing (lost) */
 	SS_ACT_COND_BROADCAST, /* wake every waiter of condition `target`; with none, nothing (lost) */
+	SS_ACT_YIELD,      /* sched_yield(): the fair class's yield_task() (v6.6: the deadline one slice
+			      later; v5.17: the skip buddy), then schedule(); alone on the rq, nothing */
+	/*
+	 * Counting semaphores (POSIX sem_post/sem_wait, rt-app's "sem_*"
+	 * resources; sem_init() value 0): sync-object slot `target`.
+	 */
+	SS_ACT_SEM_POST,   /* wake the first waiter of semaphore `target` (FIFO); with none, count one up */
+	SS_ACT_SEM_WAIT,   /* count semaphore `target` one down; at 0, sleep until a post wakes the task */
 };
 
 /** SS_ACT_TIMER flags (field `count`). */
@@ -89,7 +97,7 @@ struct ss_wl_action {
 	bool if_waiting;   /* WAKE: post only to targets blocked in a wait; skip the others (no token) */
 	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
 	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER,
-			      COND_*: slot */
+			      COND_*, SEM_*: slot */
 	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set; COND_WAIT: mutex slot + 1, 0 = none */
 	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork;
 			      TIMER: SS_TIMER_* flags; COND_WAIT: 0 (the simulator marks a wait it has queued 1) */
