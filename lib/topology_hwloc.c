@@ -659,6 +659,13 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 	 * 2.9) finds it: past the lines that start with "<?xml " or
 	 * "<!DOCTYPE ", and its end at the next '>' in the file -- with none,
 	 * libhwloc takes NULL + 1 for the rest of the document and crashes.
+	 * The root object is the tag right after it (hwloc_look_xml():
+	 * find_child() must give an "object", whose first attribute is its
+	 * type): lstopo writes a Machine there (hwloc 1.x: also System, or a
+	 * NUMANode, which hwloc__xml_import_object() puts under a new Machine
+	 * for a v1 file only). Any other root (a v2 NUMANode, when that '>' is
+	 * a later tag's) sends hwloc 2.9 down paths that dereference NULL;
+	 * refused.
 	 */
 	{
 		const char *b = xml;
@@ -670,11 +677,47 @@ static bool check_object_sets(const char *path, const char *xml, gsize len, GErr
 				l++;
 			}
 		}
-		if (b && end - b >= 19 && !strncmp(b, "<topology version=\"", 19) && !memchr(b, '>', (size_t)(end - b))) {
-			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-				    "%s:%zu:1: a <topology version=...> start tag without its '>' (expected e.g. "
-				    "<topology version=\"2.0\">; libhwloc %s cannot read the file safely)", path, l, HWLOC_VERSION);
-			return false;
+		const char *root = NULL;
+		bool v1 = true;
+
+		if (b && end - b >= 19 && !strncmp(b, "<topology version=\"", 19)) {
+			v1 = end - b > 20 && b[19] == '1' && !g_ascii_isdigit(b[20]);
+			root = memchr(b, '>', (size_t)(end - b));
+			if (!root) {
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:1: a <topology version=...> start tag without its '>' (expected e.g. "
+					    "<topology version=\"2.0\">; libhwloc %s cannot read the file safely)", path, l,
+					    HWLOC_VERSION);
+				return false;
+			}
+			root++;
+		} else if (b && end - b >= 10 && !strncmp(b, "<topology>", 10)) {
+			root = b + 10;
+		}
+		while (root && root < end && strchr(" \t\n", *root))
+			root++;
+		if (root && end - root >= 8 && !strncmp(root, "<object", 7) && strchr(" \t\n", root[7])) {
+			const char *ty = root + 8, *te;
+
+			while (ty < end && strchr(" \t\n", *ty))
+				ty++;
+			te = end - ty > 6 && !strncmp(ty, "type=\"", 6) ? memchr(ty + 6, '"', (size_t)(end - ty - 6)) : NULL;
+			if (te && !((te - ty - 6 == 7 && !strncmp(ty + 6, "Machine", 7)) ||
+				    (te - ty - 6 == 6 && !strncmp(ty + 6, "System", 6)) ||
+				    (v1 && te - ty - 6 == 8 && !strncmp(ty + 6, "NUMANode", 8)))) {
+				const char *rb = b;
+
+				for (const char *r = b; r < root; r++)
+					if (*r == '\n') {
+						l++;
+						rb = r + 1;
+					}
+				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+					    "%s:%zu:%zu: the root object (the first tag after <topology ...>) is of type \"%.*s\" "
+					    "(expected Machine, as lstopo writes it, or in a v1 file System or NUMANode; "
+					    "libhwloc %s cannot load other roots safely)", path, l, (size_t)(root - rb) + 1, (int)MIN(te - ty - 6, 40), ty + 6, HWLOC_VERSION);
+				return false;
+			}
 		}
 	}
 	for (const char *p = xml; p < end; p++) {

@@ -132,4 +132,6 @@ expect_fail "PU without os_index" "^simsched: .*/noidx\.xml:$line:[0-9]*: an <ob
 line=$(grep -m1 -n '<topology version=' "$tmp/m2.xml" | cut -d: -f1)
 sed 's/>//g' "$tmp/m2.xml" > "$tmp/nogt.xml"
 expect_fail "topology tag without '>'" "^simsched: .*/nogt\.xml:$line:1: a <topology version=\.\.\.> start tag without its '>'" --hwloc "$tmp/nogt.xml"
+# a v2 file whose root object is a NUMANode (the tag after <topology ...>'s '>'): libhwloc 2.9 dereferences NULL (fuzz finding)
+expect_fail "v2 NUMANode root" "^simsched: .*/v2-numanode-root-crash\.xml:3:3: the root object \\(the first tag after <topology \\.\\.\\.>\\) is of type \"NUMANode\"" --hwloc "$src/tests/fuzz/regressions/hwloc_xml/v2-numanode-root-crash.xml"
 echo "topo import --hwloc ok"
