@@ -1787,6 +1787,66 @@ static void do_spawn(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *paren
  * The running task p on rq finished its burst: run its program until it
  * starts a new burst or blocks. Returns with rq rescheduled if p left the CPU.
  */
+/*
+ * sched_setaffinity() of the running task p on rq, to CPU set `target` - 1
+ * (0: every allowed CPU), as v6.6 __set_cpus_allowed_ptr_locked() runs it:
+ * an equal mask changes nothing; else the mask is set (__do_set_cpus_
+ * allowed()), and if p's CPU is still in it nothing moves
+ * (affine_move_task()). Otherwise dest_cpu = cpumask_any_and_distribute(
+ * cpu_active_mask, new mask) — the next CPU of the mask after this CPU's
+ * distribute_cpu_mask_prev, wrapping — and, p running, stop_one_cpu()
+ * runs migration_cpu_stop() on this CPU: the stopper preempts p
+ * (put back on its rq), move_queued_task() deactivates it, sets its CPU and
+ * activates it on dest_cpu's rq with check_preempt_curr(); this CPU then
+ * switches to its next task. Returns whether p still runs on rq.
+ */
+static bool set_cpus_allowed(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, uint32_t target)
+{
+	unsigned nr_roles = ss_workload_nr_roles(sim->plan->wl);
+	const uint64_t *m = target && target <= sim->nr_cpusets ?
+			    &sim->cpuset_cpus[(size_t)(target - 1) * sim->nr_words] : sim->allowed_mask;
+	uint16_t cls = target && target <= sim->nr_cpusets ? (uint16_t)(1 + nr_roles + target - 1) : 0;
+	unsigned dest, saved_this = sim->this_cpu;
+
+	if (p->cpus_ptr == m || ss_cpumask_equal(p->cpus_ptr, m, sim->nr_words))
+		return true;
+	/* the class of the idle-with-work figure: p runs, so no rq counts it as waiting now */
+	if (!p->aff_cls && cls && !sim->aff_pinned_alive++)
+		aff_set_multi(sim, true);
+	else if (p->aff_cls && !cls && !--sim->aff_pinned_alive)
+		aff_set_multi(sim, false);
+	p->aff_cls = cls;
+	p->cpus_ptr = m;
+	p->nr_cpus_allowed = ss_cpumask_weight(m, sim->nr_words);
+	if (ss_cpumask_test(m, rq->cpu))
+		return true;
+	dest = ss_cpumask_next(m, sim->nr_cpus, rq->distribute_prev + 1);
+	if (dest >= sim->nr_cpus)
+		dest = ss_cpumask_first(m, sim->nr_cpus);
+	rq->distribute_prev = dest;
+	/* stop_one_cpu(migration_cpu_stop): the stopper takes the CPU from p */
+	ss_update_rq_clock(sim, rq);
+	stop_burst(sim, rq, p);
+	sim->fair->update_curr(sim, rq);
+	pelt_update(sim, rq, p, 0);       /* put_prev_entity() */
+	ss_put_prev_entity(&rq->cfs, &p->se);
+	if (ss_tracing(sim))
+		ss_ft_switch(sim, rq, p, NULL, SS_FT_NEXT_STOPPER);
+	bw_change(sim, rq, p, -1);
+	account_busy(sim, rq);
+	kthread_stint_end(sim, rq);
+	rq->curr = NULL;
+	rq->stopper_running = true;
+	sim->this_cpu = rq->cpu;
+	/* move_queued_task(): deactivate_task, set_task_cpu, activate_task + check_preempt_curr on dest */
+	ss_detach_task(sim, p, dest, SS_MIG_AFFINITY);
+	ss_attach_task(sim, p, false, false);
+	sim->this_cpu = saved_this;
+	rq->stopper_running = false;
+	__schedule(sim, rq, true);
+	return false;
+}
+
 static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 {
 	struct ss_wl_action a;
@@ -2080,6 +2140,10 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			sim->fair->yield_task(sim, rq);
 			schedule(sim, rq);
 			return;
+		case SS_ACT_SET_CPUS:
+			if (!set_cpus_allowed(sim, rq, p, a.target))
+				return;
+			continue;
 		case SS_ACT_SEM_POST: {
 			/*
 			 * sem_post() (glibc nptl sem_post.c: the value goes up, then
@@ -2486,6 +2550,7 @@ static void sim_destroy(struct ss_sim *sim)
 	g_aligned_free(sim->tasks);
 	g_free(sim->sync);
 	g_free(sim->task_cpus);
+	g_free(sim->cpuset_cpus);
 	g_free(sim->kworker_cpus);
 	g_free(sim->kworker_insn);
 	if (sim->plan)
@@ -3029,18 +3094,47 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		}
 	}
 	{
-		/* affinity classes of the idle-with-work figure: 0 the allowed CPUs, 1 + role a role's cpus */
+		/* the CPU sets of SET_CPUS actions: each ∩ the allowed CPUs, refused when empty (v6.6
+		 * __sched_setaffinity(): -EINVAL; rt-app's set_thread_affinity() then exits) */
+		sim->nr_cpusets = ss_workload_nr_cpusets(cfg->wl);
+		sim->cpuset_cpus = g_new0(uint64_t, (size_t)(sim->nr_cpusets ? sim->nr_cpusets : 1) * sim->nr_words);
+		for (unsigned k = 0; k < sim->nr_cpusets; k++) {
+			const char *at = NULL, *list = ss_workload_cpuset(cfg->wl, k, &at);
+			uint64_t *m = &sim->cpuset_cpus[(size_t)k * sim->nr_words];
+			unsigned bad;
+
+			if (ss_cpumask_parse_list(list, m, sim->nr_cpus, &bad) >= 0 &&
+			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), !ss_cpumask_empty(m, sim->nr_words)))
+				continue;
+			unsigned len = 8 * sim->nr_cpus + 16;
+			g_autofree char *allowed = g_malloc(len);
+
+			ss_cpumask_format_list(sim->allowed_mask, sim->nr_cpus, allowed, len);
+			g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
+				    "%s%s: cpus '%s' has no CPU the task may use on %s (expected CPUs of %s%s%s; "
+				    "sched_setaffinity() refuses such a set)",
+				    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), list, t->name, allowed,
+				    t->nr_active < sim->nr_cpus ? ", the online ones" : "",
+				    ss_cpumask_weight(sim->allowed_mask, sim->nr_words) < t->nr_active ? ", as restricted by --nodes" : "");
+			return false;
+		}
+	}
+	{
+		/* affinity classes of the idle-with-work figure: 0 the allowed CPUs, 1 + role a role's cpus,
+		 * 1 + nr_roles + k CPU set k */
 		unsigned nr_roles = ss_workload_nr_roles(cfg->wl);
-		bool any = false;
+		bool any = sim->nr_cpusets > 0;
 
 		for (unsigned i = 0; i < sim->nr_tasks && i < sim->plan->tasks_per_instance; i++)
 			any |= sim->plan->task[i].cpus != NULL;
-		sim->aff_nr_cls = any ? 1 + nr_roles : 1;
+		sim->aff_nr_cls = any ? 1 + nr_roles + sim->nr_cpusets : 1;
 		sim->aff_wait = g_new0(uint32_t, sim->aff_nr_cls);
 		sim->aff_mask = g_new0(const uint64_t *, sim->aff_nr_cls);
 		sim->aff_mask[0] = sim->allowed_mask;
 		for (unsigned r = 0; any && r < nr_roles; r++)
 			sim->aff_mask[1 + r] = &sim->task_cpus[(size_t)r * sim->nr_words];
+		for (unsigned k = 0; any && k < sim->nr_cpusets; k++)
+			sim->aff_mask[1 + nr_roles + k] = &sim->cpuset_cpus[(size_t)k * sim->nr_words];
 		if (any) {
 			/* rq_acct() takes the per-class path while a task of a pinned class is alive (aff_set_multi()) */
 			sim->aff_rq_wait = g_new0(uint32_t, (size_t)sim->nr_cpus * sim->aff_nr_cls);

@@ -28,7 +28,8 @@ static const char *const sis_outcome_names[SS_SIS_NR] = {
 	"target", "prev", "recent_used_cpu", "smt_sibling", "select_idle_cpu", "fallback_target",
 };
 
-static const char *const mig_cause_names[SS_MIG_NR] = { "wakeup", "periodic", "newidle", "nohz", "active" };
+static const char *const mig_cause_names[SS_MIG_NR] = { "wakeup", "periodic", "newidle", "nohz", "active",
+								      "affinity" };
 static const char *const lb_kind_names[3] = { "periodic", "newidle", "nohz" };
 
 static double round3(double v)

@@ -90,6 +90,8 @@ struct thread {
 	int64_t loop;         /* over all phases; -1 = forever */
 	GPtrArray *phases;    /* struct phase * */
 	char *cpus;           /* thread-level "cpus" as a cpulist, or NULL */
+	bool cpus_dynamic;    /* the affinity changes between phases: a SET_CPUS at each phase's start */
+	char *phase_cpus;     /* cpus_dynamic: the thread-level "cpus" (a phase without its own uses it), or NULL */
 	unsigned first_role;  /* roles first_role .. first_role + instances - 1 */
 	/* a "fork" target: one role of fork_slots tasks, forked by the fork events */
 	bool forked;
@@ -201,6 +203,7 @@ static void thread_free(gpointer p)
 	g_free(t->name);
 	g_free(t->path);
 	g_free(t->cpus);
+	g_free(t->phase_cpus);
 	g_ptr_array_free(t->phases, TRUE);
 	g_free(t);
 }
@@ -1256,6 +1259,33 @@ static GPtrArray *held_copy(GPtrArray *h)
 	return r;
 }
 
+/* CPU sets of SET_CPUS, one per distinct cpulist, at most this many (a set is a class of the engine) */
+#define MAX_CPUSETS 4096u
+
+/* SET_CPUS argument for cpulist `list` (NULL: the default affinity, 0), registered in the workload */
+static bool cpuset_id(struct ctx *c, const char *list, const char *path, uint32_t *id)
+{
+	struct ss_workload *w = c->w;
+
+	*id = 0;
+	if (!list)
+		return true;
+	for (unsigned i = 0; i < w->nr_cpusets; i++)
+		if (!strcmp(w->cpusets[i], list)) {
+			*id = i + 1;
+			return true;
+		}
+	if (w->nr_cpusets >= MAX_CPUSETS)
+		return fail(c, path, "more than %u different CPU lists in phases (expected at most %u)", MAX_CPUSETS,
+			    MAX_CPUSETS);
+	w->cpusets = g_renew(char *, w->cpusets, w->nr_cpusets + 1);
+	w->cpuset_at = g_renew(char *, w->cpuset_at, w->nr_cpusets + 1);
+	w->cpusets[w->nr_cpusets] = g_strdup(list);
+	w->cpuset_at[w->nr_cpusets] = g_strdup_printf("%s: %s", c->file, path);
+	*id = ++w->nr_cpusets;
+	return true;
+}
+
 /*
  * A thread's program: an initial thread first waits at rt-app's
  * threads_barrier (every thread created by main() waits there before its
@@ -1281,10 +1311,25 @@ static bool lower_thread(struct ctx *c, const struct thread *t, bool forked, GAr
 		guint start = code->len;
 		bool time = false;
 		GPtrArray *before = held_copy(held);
-		bool good;
+		bool good = true;
 
+		if (t->cpus_dynamic && ph->loop != 0) {
+			/*
+			 * set_thread_affinity() at the phase's start (rt-app.c
+			 * thread_body(), each phase loop; a no-op while the mask is
+			 * the same): the phase's cpus, else the thread's, else the
+			 * default affinity the thread started with (all CPUs)
+			 */
+			const char *cl = ph->cpus ? ph->cpus : t->phase_cpus;
+			g_autofree char *tp = g_strdup_printf("%s.cpus", t->path);
+			uint32_t id;
+
+			good = cpuset_id(c, cl, ph->cpus ? ph->cpus_path : tp, &id) &&
+			       emit(c, code, ph->path, SS_OP_SET_CPUS, id, 0);
+			start = code->len;
+		}
 		/* one activation of the phase is one transaction (rt-app's "period" is its latency) */
-		good = emit(c, code, ph->path, SS_OP_TXN_BEGIN, 0, 0);
+		good = good && emit(c, code, ph->path, SS_OP_TXN_BEGIN, 0, 0);
 		for (guint e = 0; good && e < ph->events->len; e++)
 			good = lower_event(c, code, t, g_ptr_array_index(ph->events, e), held, &time);
 		good = good && emit(c, code, ph->path, SS_OP_TXN_END, 0, 0) &&
@@ -1309,7 +1354,10 @@ out:
  * Per thread, what the workload language fixes per task: the nice value
  * and the affinity. rt-app changes them at a phase's start
  * (set_thread_param, set_thread_affinity); a value that never changes maps
- * onto the role, a change is an error.
+ * onto the role. An affinity that changes makes the thread cpus_dynamic:
+ * its role has no cpus (the default affinity it starts with) and each
+ * phase begins with a SET_CPUS (lower_thread()); a nice change is an
+ * error.
  */
 static bool fix_nice_cpus(struct ctx *c, struct thread *t)
 {
@@ -1322,9 +1370,7 @@ static bool fix_nice_cpus(struct ctx *c, struct thread *t)
 		const char *cl = ph->cpus ? ph->cpus : t->cpus;
 
 		if (g_strcmp0(cl, cpus0))
-			return fail(c, ph->cpus_path ? ph->cpus_path : ph->path,
-				    "an affinity change between phases (cpus %s, then %s) is not modelled: a task's "
-				    "cpus are fixed in the workload language", cpus0 ? cpus0 : "all", cl ? cl : "all");
+			t->cpus_dynamic = true;
 		if (!ph->has_prio)
 			continue;
 		if (pv && pv->prio != ph->prio)
@@ -1342,12 +1388,18 @@ static bool fix_nice_cpus(struct ctx *c, struct thread *t)
 						      "in the workload language", pv->prio, t->nice);
 		t->nice = pv->prio;
 	}
+	if (t->cpus_dynamic) {
+		t->phase_cpus = t->cpus;   /* the role starts with the default affinity */
+		t->cpus = NULL;
+		return true;
+	}
 	if (cpus0 != t->cpus) {
 		g_free(t->cpus);
 		t->cpus = g_strdup(cpus0);
 	}
 	return true;
 }
+
 
 /*
  * rt-app's timers are resources named by "ref" (rt-app_parse_config.c: a

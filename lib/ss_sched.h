@@ -181,7 +181,8 @@ struct ss_task {
 	uint64_t timer_next;           /* absolute timer: next expiry (ns), 0 = not armed */
 	/* figures */
 	uint32_t burst_tag;            /* 1 + seq of the burst that woke it, until it blocks or exits; 0 = none */
-	uint16_t aff_cls;              /* affinity class: 0 = the allowed CPUs, 1 + role for a role with cpus */
+	uint16_t aff_cls;              /* affinity class: 0 = the allowed CPUs, 1 + role for a role with cpus,
+					  1 + nr_roles + k for CPU set k (SET_CPUS) */
 	bool kthread;                  /* a per-CPU kworker of the background work, not a workload task */
 };
 
@@ -254,6 +255,7 @@ struct ss_rq {
 	uint64_t misfit_task_load;
 	bool active_balance;           /* a stopper work is queued (rq->active_balance) */
 	bool stopper_running;          /* the stopper runs: curr is off the CPU, nr_running counts it */
+	uint32_t distribute_prev;      /* per-CPU distribute_cpu_mask_prev of cpumask_any_and_distribute() */
 	unsigned push_cpu;
 	struct ss_event ev_stop;
 	/* figures: what this CPU last contributed to the idle/waiting/depth integrals */
@@ -422,6 +424,8 @@ struct ss_sim {
 	struct ss_wl_plan *plan;
 	struct ss_sync_obj *sync;      /* plan->nr_sync */
 	uint64_t *task_cpus;           /* per role with `cpus`: the role's mask ∩ allowed, nr_words each */
+	uint64_t *cpuset_cpus;         /* per CPU set of SET_CPUS (ss_workload_cpuset()) ∩ allowed, nr_words each */
+	unsigned nr_cpusets;
 	unsigned nr_alive;             /* tasks started and not exited */
 	unsigned nr_to_start;          /* tasks not spawned that have not started yet */
 	uint64_t finish_ns;            /* when the last task exited (0 = not yet) */

@@ -119,6 +119,12 @@ void ss_workload_free(struct ss_workload *w)
 	for (unsigned i = 0; i < w->nr_roles; i++)
 		role_clear(&w->role[i]);
 	g_free(w->role);
+	for (unsigned i = 0; i < w->nr_cpusets; i++) {
+		g_free(w->cpusets[i]);
+		g_free(w->cpuset_at[i]);
+	}
+	g_free(w->cpusets);
+	g_free(w->cpuset_at);
 	for (unsigned i = 0; i < w->nr_sync; i++)
 		g_free(w->sync[i].name);
 	g_free(w->sync);
@@ -176,6 +182,20 @@ const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, e
 		return NULL;
 	return field == SS_WL_FIELD_CPUS ? w->role[role].cpus_at
 	       : field == SS_WL_FIELD_START_CPU ? w->role[role].start_cpu_at : w->role[role].mem_node_at;
+}
+
+unsigned ss_workload_nr_cpusets(const struct ss_workload *w)
+{
+	return w ? w->nr_cpusets : 0;
+}
+
+const char *ss_workload_cpuset(const struct ss_workload *w, unsigned set, const char **at)
+{
+	if (!w || set >= w->nr_cpusets)
+		return NULL;
+	if (at)
+		*at = w->cpuset_at[set];
+	return w->cpusets[set];
 }
 
 const char *ss_workload_role_name(const struct ss_workload *w, unsigned role)
@@ -471,6 +491,11 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			return;
 		case SS_OP_YIELD:
 			out->kind = SS_ACT_YIELD;
+			c->pc++;
+			return;
+		case SS_OP_SET_CPUS:
+			out->kind = SS_ACT_SET_CPUS;
+			out->target = in->arg <= p->wl->nr_cpusets ? in->arg : 0;
 			c->pc++;
 			return;
 		case SS_OP_SEM_POST:

@@ -40,6 +40,7 @@ enum ss_wl_op {
 	SS_OP_YIELD,
 	SS_OP_SEM_POST,       /* arg = semaphore (sync object) */
 	SS_OP_SEM_WAIT,       /* arg = semaphore */
+	SS_OP_SET_CPUS,       /* arg = CPU set + 1 (struct ss_workload cpusets), 0 = all allowed */
 };
 
 /* WAKE/SEND target selection within the target role's set */
@@ -112,6 +113,8 @@ struct ss_workload {
 	char **warnings;                 /* NULL-terminated, what the loader accepted or ignored (rtapp.c) */
 	unsigned nr_roles;
 	struct ss_wl_role *role;
+	unsigned nr_cpusets;             /* CPU sets of SET_CPUS (cpu lists), and where each was given */
+	char **cpusets, **cpuset_at;
 	unsigned tasks_per_instance;
 	unsigned nr_sync, nr_local_sync;   /* objects; the local ones first (sync ids 0..nr_local_sync-1) */
 	struct ss_wl_sync *sync;

@@ -350,8 +350,6 @@ static void test_errors(void **state)
 		     " \"v\": {\"run\": 1, \"barrier\": \"b\"}}}", SS_ERROR_INVALID, "tasks.u.barrier: barrier 'b' in thread 'u', which is forked");
 	expect_error("{\"tasks\": {\"t\": {\"cpus\": [], \"run\": 10}}}", SS_ERROR_INVALID, "tasks.t.cpus: empty CPU list");
 	expect_error("{\"tasks\": {\"t\": {\"cpus\": [0, 5000], \"run\": 10}}}", SS_ERROR_INVALID, "tasks.t.cpus[1]: 5000 is out of range");
-	expect_error("{\"tasks\": {\"t\": {\"cpus\": [0], \"phases\": {\"a\": {\"run\": 1}, \"b\": {\"cpus\": [1], \"run\": 1}}}}}",
-		     SS_ERROR_INVALID, "tasks.t.phases.b.cpus: an affinity change between phases (cpus 0, then 1)");
 	expect_error("{\"tasks\": {\"t\": {\"phases\": {\"a\": {\"priority\": 1, \"run\": 1}, \"b\": {\"priority\": 2, \"run\": 1}}}}}",
 		     SS_ERROR_INVALID, "tasks.t.phases.b.priority: a nice change between phases (priority 1, then 2)");
 	expect_error("{\"tasks\": {\"t\": {\"phases\": {\"a\": {\"run\": 1}, \"b\": {\"priority\": 2, \"run\": 1}}}}}",
@@ -526,6 +524,55 @@ static void test_fork_runtime_cpus_nice(void **state)
 	assert_int_equal(a[1].kind, SS_ACT_RUN_WALL);
 	assert_int_equal(a[1].ns, 700000);
 	assert_true(has_warning(w, "forked threads"));
+	ss_wl_plan_free(p);
+	ss_workload_free(w);
+}
+
+/*
+ * An affinity that changes between phases (rt-app's set_thread_affinity()
+ * at each phase's start: the phase's cpus, else the thread's, else the
+ * default): the role has no cpus, each phase begins with a SET_CPUS of its
+ * set (0: the default); one set per distinct list, with where it is given.
+ */
+static void test_affinity_between_phases(void **state)
+{
+	struct ss_workload *w = load_ok(
+		"{\"tasks\": {\"t\": {\"cpus\": [0], \"phases\": {\"a\": {\"run\": 1}, \"b\": {\"cpus\": [2, 1], \"run\": 1},"
+		" \"c\": {\"loop\": 3, \"run\": 1}}},"
+		" \"u\": {\"phases\": {\"a\": {\"cpus\": [3], \"run\": 1}, \"b\": {\"run\": 1}}}}}");
+	struct ss_wl_plan *p = ss_workload_instantiate(w, 10000, 4, NULL);
+	struct ss_wl_action a[16];
+	const char *at = NULL;
+	(void)state;
+
+	assert_null(p->task[1].cpus);
+	assert_null(p->task[2].cpus);
+	assert_int_equal(ss_workload_nr_cpusets(w), 3);
+	assert_string_equal(ss_workload_cpuset(w, 0, &at), "0");
+	assert_string_equal(at, "t.json: tasks.t.cpus");
+	assert_string_equal(ss_workload_cpuset(w, 1, &at), "1,2");
+	assert_string_equal(at, "t.json: tasks.t.phases.b.cpus");
+	assert_string_equal(ss_workload_cpuset(w, 2, NULL), "3");
+	assert_null(ss_workload_cpuset(w, 3, NULL));
+	/* t: [set 0] a, [set 1] b, [set 0] c c c, and again */
+	tactions(w, 1, 16, a);
+	assert_int_equal(a[0].kind, SS_ACT_SET_CPUS);
+	assert_int_equal(a[0].target, 1);
+	assert_int_equal(a[1].kind, SS_ACT_TXN_BEGIN);
+	assert_int_equal(a[2].kind, SS_ACT_RUN);
+	assert_int_equal(a[4].kind, SS_ACT_SET_CPUS);
+	assert_int_equal(a[4].target, 2);
+	assert_int_equal(a[8].kind, SS_ACT_SET_CPUS);
+	assert_int_equal(a[8].target, 1);
+	assert_int_equal(a[9].kind, SS_ACT_TXN_BEGIN);   /* phase c's loop: one SET_CPUS before it */
+	assert_int_equal(a[12].kind, SS_ACT_TXN_BEGIN);
+	assert_int_equal(a[15].kind, SS_ACT_TXN_BEGIN);
+	/* u: [set 2] a, [default] b */
+	tactions(w, 2, 5, a);
+	assert_int_equal(a[0].kind, SS_ACT_SET_CPUS);
+	assert_int_equal(a[0].target, 3);
+	assert_int_equal(a[4].kind, SS_ACT_SET_CPUS);
+	assert_int_equal(a[4].target, 0);
 	ss_wl_plan_free(p);
 	ss_workload_free(w);
 }
@@ -885,6 +932,43 @@ static void test_sim_sem_remembered(void **state)
 }
 
 /*
+ * An affinity change between phases moves the running thread at once
+ * (affinity-phases.json): phase a on CPU 2, phase b on CPU 3, each 1 ms of
+ * run and 1 ms of sleep, 25 rounds in 100 ms. Every phase start but the
+ * ones whose CPU is already allowed migrates it (cause "affinity"): about
+ * 50; each CPU is busy about 25 ms, and no other CPU runs it.
+ */
+static void test_sim_affinity_phases(void **state)
+{
+	g_autofree char *path = g_build_filename(SS_TEST_DATA, "rtapp", "affinity-phases.json", NULL);
+	GError *err = NULL;
+	struct ss_workload *w = ss_workload_load(path, &err);
+	struct ss_run_config c;
+	struct ss_results *r;
+	uint64_t other = 0;
+	(void)state;
+
+	assert_non_null(w);
+	memset(&c, 0, sizeof(c));
+	c.topo = kunpeng;
+	c.wl = w;
+	ss_params_defaults(&c.params, kunpeng);
+	c.load_pct_x100 = 10000;
+	c.seed = 1;
+	c.duration_ns = 100 * MS;
+	r = ss_simulate(&c, &err);
+	assert_non_null(r);
+	assert_in_range(r->migrations_by_cause[SS_MIG_AFFINITY], 48, 51);
+	assert_near(r->cpu[2].busy_ns, 25 * MS, 2 * MS);
+	assert_near(r->cpu[3].busy_ns, 25 * MS, 2 * MS);
+	for (unsigned i = 4; i < r->nr_cpus; i++)
+		other += r->cpu[i].busy_ns;
+	assert_true(other < MS / 10);
+	ss_results_free(r);
+	ss_workload_free(w);
+}
+
+/*
  * sched_yield() hands the CPU over (yield-alternate.json): on both kernels
  * the two threads' 100 us runs alternate — nearly every run follows one of
  * the other thread — and they share the CPU evenly; each run is followed
@@ -1026,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_lock_wait_mutex),
 		cmocka_unit_test(test_timer),
 		cmocka_unit_test(test_fork_runtime_cpus_nice),
+		cmocka_unit_test(test_affinity_between_phases),
 		cmocka_unit_test(test_cond_per_copy),
 		cmocka_unit_test(test_suspend_resume),
 	};
@@ -1039,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_sim_two_conditions),
 		cmocka_unit_test(test_sim_sync_pingpong),
 		cmocka_unit_test(test_sim_sem_remembered),
+		cmocka_unit_test(test_sim_affinity_phases),
 		cmocka_unit_test(test_sim_yield_alternates),
 		cmocka_unit_test(test_sim_example7_barriers),
 		cmocka_unit_test(test_sim_barrier_and_wait),

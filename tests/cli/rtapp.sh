@@ -108,6 +108,12 @@ bad 1 "$tmp/memrun.json" "$tmp/memrun.json: tasks.t.phases.p.memrun: event 'memr
 echo '{"tasks": {"t": {"run": 100, "sem_post": "s", "sem_wait": "s", "yield": 0}}}' > "$tmp/sem.json"
 "$bin" run -t "$topo" -w "$tmp/sem.json" --warmup 0 --duration 10ms --json "$tmp/sem.out" > /dev/null
 grep -Eq '"yields":[[:space:]]*[1-9][0-9]+' "$tmp/sem.out" || { echo "no yields counted"; cat "$tmp/sem.out"; exit 1; }
+# an affinity change between phases runs; a phase's set with no CPU of the machine is refused where it is given
+echo '{"tasks": {"t": {"phases": {"a": {"cpus": [1], "run": 100}, "b": {"cpus": [200], "run": 100}}}}}' > "$tmp/aff.json"
+bad 1 "$tmp/aff.json" "$tmp/aff.json: tasks.t.phases.b.cpus: cpus '200' has no CPU the task may use on kunpeng920"
+echo '{"tasks": {"t": {"phases": {"a": {"cpus": [1], "run": 100, "sleep": 100}, "b": {"cpus": [2], "run": 100}}}}}' > "$tmp/aff.json"
+"$bin" run -t "$topo" -w "$tmp/aff.json" --warmup 0 --duration 10ms --json "$tmp/aff.out" > /dev/null
+grep -Eq '"affinity":[[:space:]]*[1-9][0-9]+' "$tmp/aff.out" || { echo "no affinity migrations"; cat "$tmp/aff.out"; exit 1; }
 echo '{"tasks": {"t": {"run": 100, "sem_wait": ""}}}' > "$tmp/sem0.json"
 bad 1 "$tmp/sem0.json" "$tmp/sem0.json: tasks.t.sem_wait: empty sem_wait name (expected the name of a semaphore)"
 echo '{"tasks": {"t": {"phases": {"p": {"loop": 5, "yield": 0}}, "loop": 1}}}' > "$tmp/yield.json"

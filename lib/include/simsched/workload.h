@@ -76,6 +76,9 @@ enum ss_wl_action_kind {
 	 */
 	SS_ACT_SEM_POST,   /* wake the first waiter of semaphore `target` (FIFO); with none, count one up */
 	SS_ACT_SEM_WAIT,   /* count semaphore `target` one down; at 0, sleep until a post wakes the task */
+	SS_ACT_SET_CPUS,   /* sched_setaffinity() of the task itself: CPU set `target` - 1 of the workload
+			      (ss_workload_cpuset()), `target` 0 = every CPU the run allows; a running task
+			      whose CPU leaves its mask moves at once (the migration stopper) */
 };
 
 /** SS_ACT_TIMER flags (field `count`). */
@@ -97,7 +100,7 @@ struct ss_wl_action {
 	bool if_waiting;   /* WAKE: post only to targets blocked in a wait; skip the others (no token) */
 	uint8_t pick;      /* WAKE, SEND: enum ss_wl_pick */
 	uint32_t target;   /* WAKE, SEND, SPAWN: global task index (first of the set); LOCK, UNLOCK, BARRIER,
-			      COND_*, SEM_*: slot */
+			      COND_*, SEM_*: slot; SET_CPUS: CPU set + 1, 0 = all allowed */
 	uint32_t nr;       /* WAKE, SEND (ALL, RR), SPAWN: size of the set; COND_WAIT: mutex slot + 1, 0 = none */
 	uint32_t count;    /* WAIT: tokens; RECV: messages; BARRIER: parties; SPAWN: tasks to fork;
 			      TIMER: SS_TIMER_* flags; COND_WAIT: 0 (the simulator marks a wait it has queued 1) */
@@ -252,6 +255,17 @@ void ss_workload_wakeable_roles(const struct ss_workload *w, bool *wakeable);
  */
 enum ss_wl_field { SS_WL_FIELD_CPUS, SS_WL_FIELD_MEMORY_NODE, SS_WL_FIELD_START_CPU };
 const char *ss_workload_role_where(const struct ss_workload *w, unsigned role, enum ss_wl_field field);
+
+/**
+ * The CPU sets that SET_CPUS actions name (rt-app phases' "cpus" where a
+ * thread's affinity changes between phases): ss_workload_nr_cpusets()
+ * of them; set k's CPU list ("0,2-5", owned by w), and in *at (if not
+ * NULL) where the file gives it (owned by w; NULL if unknown). NULL for
+ * k out of range. The simulator intersects each with the CPUs a run
+ * allows and refuses a set left empty (as sched_setaffinity() does).
+ */
+unsigned ss_workload_nr_cpusets(const struct ss_workload *w);
+const char *ss_workload_cpuset(const struct ss_workload *w, unsigned set, const char **at);
 
 /**
  * instances_per_cpu × 1000, rounded half up (1000 = one per CPU). The file
