@@ -276,6 +276,9 @@ static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, co
 			g_ptr_array_add(prm, NULL);
 			GError *we = NULL;
 			struct ss_workload *w = ss_workload_load_params(se->workload_path, (const char *const *)prm->pdata, &we);
+			/* a finish time is one number per run: --warmup auto and --precision do not apply, the
+			 * experiment's fixed lengths and its seeds give the spread (runlen.c run_group()) */
+			bool finish = w && ss_workload_metric(w)->measure == SS_MEASURE_FINISH;
 			for (unsigned i = 0; w && i < j->nr_l; i++) {
 				uint64_t inst = se->unit_param ? se->unit_instances : (uint64_t)se->loads[j->lidx[i]];
 				if (!ss_xp_load_for_instances(w, nr_cpus, inst, &j->pct[i], &we))
@@ -308,12 +311,12 @@ static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, co
 			g_string_append(g, "]\nseeds: [");
 			for (unsigned k = 0; k < se->nr_seeds; k++)
 				g_string_append_printf(g, "%s%" G_GUINT64_FORMAT, k ? ", " : "", se->seeds[k]);
-			g_string_append(g, o->warmup_auto ? "]\nwarmup: auto:" : "]\nwarmup: ");
-			ytime(g, o->warmup_auto && !se->warmup_ns ? UINT64_C(1000000) : se->warmup_ns);
+			g_string_append(g, o->warmup_auto && !finish ? "]\nwarmup: auto:" : "]\nwarmup: ");
+			ytime(g, o->warmup_auto && !finish && !se->warmup_ns ? UINT64_C(1000000) : se->warmup_ns);
 			g_string_append(g, "\nduration: ");
 			ytime(g, se->duration_ns);
 			g_string_append_c(g, '\n');
-			if (o->precision > 0)   /* the experiment's duration is the cap */
+			if (o->precision > 0 && !finish)   /* the experiment's duration is the cap */
 				g_string_append_printf(g, "precision: \"%.6f\"\n", o->precision);
 			if (se->nodes) {
 				g_string_append(g, "nodes: ");

@@ -27,6 +27,13 @@ d = json.load(open(sys.argv[1]))
 assert x["id"] == "S07" and x["status"] == "PASS" and x["rules"][0]["rule"] == "check", x
 PY
 
+# --precision and --warmup auto reach the generated specs, except a finish-time series (hackbench: one
+# number per run), which keeps its fixed lengths (--no-run: the specs only, nothing runs)
+"$bin" validate S01,S02 --no-run --precision 1% --warmup auto --out "$tmp/p" -q > /dev/null || true
+grep -q '^precision: "0.010000"$' "$tmp/p/specs/S01-TCP_RR-1.yaml"
+grep -q '^warmup: auto:' "$tmp/p/specs/S01-TCP_RR-1.yaml"
+if grep -q 'precision\|warmup: auto' "$tmp/p/specs/S02-process-pipe-1.yaml"; then echo "S02 spec has precision"; exit 1; fi
+
 # bad options: exit 2, one line
 set +e
 "$bin" validate S99 --out "$tmp/o" 2> "$tmp/err"; rc=$?
