@@ -1564,6 +1564,37 @@ static void check_conds(struct ctx *c)
 			}
 		}
 	}
+	{
+		/* semaphores: a sem_wait on one that no thread posts blocks for ever (value 0 from sem_init()) */
+		GHashTable *posted = g_hash_table_new(g_str_hash, g_str_equal), *told = g_hash_table_new(g_str_hash, g_str_equal);
+		GString *unposted = g_string_new(NULL);
+
+		for (unsigned pass = 0; pass < 2; pass++)
+			for (guint i = 0; i < c->threads->len; i++) {
+				const struct thread *t = g_ptr_array_index(c->threads, i);
+
+				for (guint p = 0; p < t->phases->len; p++) {
+					const struct phase *ph = g_ptr_array_index(t->phases, p);
+
+					for (guint e = 0; e < ph->events->len; e++) {
+						const struct event *ev = g_ptr_array_index(ph->events, e);
+
+						if (!pass && ev->kind == EV_SEM_POST)
+							g_hash_table_add(posted, ev->ref);
+						else if (pass && ev->kind == EV_SEM_WAIT && !g_hash_table_contains(posted, ev->ref) &&
+							 g_hash_table_add(told, ev->ref))
+							g_string_append_printf(unposted, "%s'%s' (%s)", unposted->len ? ", " : "",
+									       ev->ref, ev->path);
+					}
+				}
+			}
+		if (unposted->len)
+			warn(c, "semaphores that no sem_post posts: %s; a thread that waits on one blocks there for ever, "
+				"as in rt-app", unposted->str);
+		g_string_free(unposted, TRUE);
+		g_hash_table_destroy(posted);
+		g_hash_table_destroy(told);
+	}
 	if (unwoken->len)
 		warn(c, "conditions that no signal, broad, sync or resume wakes: %s; a thread that waits or suspends on "
 			"one blocks there for ever, as in rt-app", unwoken->str);

@@ -114,6 +114,8 @@ bad 1 "$tmp/aff.json" "$tmp/aff.json: tasks.t.phases.b.cpus: cpus '200' has no C
 echo '{"tasks": {"t": {"phases": {"a": {"cpus": [1], "run": 100, "sleep": 100}, "b": {"cpus": [2], "run": 100}}}}}' > "$tmp/aff.json"
 "$bin" run -t "$topo" -w "$tmp/aff.json" --warmup 0 --duration 10ms --json "$tmp/aff.out" > /dev/null
 grep -Eq '"affinity":[[:space:]]*[1-9][0-9]+' "$tmp/aff.out" || { echo "no affinity migrations"; cat "$tmp/aff.out"; exit 1; }
+echo '{"tasks": {"t": {"sem_wait": "s", "run": 100}}}' > "$tmp/semdl.json"
+bad 3 "$tmp/semdl.json" "$tmp/semdl.json: semaphores that no sem_post posts: 's' (tasks.t.sem_wait)"
 echo '{"tasks": {"t": {"run": 100, "sem_wait": ""}}}' > "$tmp/sem0.json"
 bad 1 "$tmp/sem0.json" "$tmp/sem0.json: tasks.t.sem_wait: empty sem_wait name (expected the name of a semaphore)"
 echo '{"tasks": {"t": {"phases": {"p": {"loop": 5, "yield": 0}}, "loop": 1}}}' > "$tmp/yield.json"
