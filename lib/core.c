@@ -2146,26 +2146,26 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			continue;
 		case SS_ACT_SEM_POST: {
 			/*
-			 * sem_post() (glibc nptl sem_post.c: the value goes up, then
-			 * FUTEX_WAKE of one waiter if there are any); the woken
-			 * sem_wait() takes the unit again. Modelled as a hand-over: the
-			 * first waiter (futex queue, FIFO among SCHED_OTHER tasks) is
-			 * woken with the unit, no WF_SYNC; with none, the value
-			 * counts it.
+			 * sem_post() (glibc nptl sem_post.c __new_sem_post(): the value
+			 * goes up, then, with waiters, FUTEX_WAKE of one: the first of
+			 * the futex queue, FIFO among SCHED_OTHER tasks; no WF_SYNC).
+			 * The unit is not handed over: the woken task retries its
+			 * sem_wait() when it runs (sem_waitcommon.c), and whoever
+			 * decrements first — the poster itself, say — takes it.
 			 */
 			struct ss_sync_obj *s = &sim->sync[a.target];
-			struct ss_task *w = waitq_pop(sim, &s->head, &s->tail);
+			struct ss_task *w;
 			uint64_t cost = 0;
 
-			if (!w) {
-				if (s->sem_value == UINT32_MAX) {
-					sim_fail(sim, "task %s posts a semaphore past its maximum value (SEM_VALUE_MAX)",
-						 sim->plan->task[p->id].path);
-					return;
-				}
-				s->sem_value++;
-				continue;
+			if (s->sem_value == UINT32_MAX) {
+				sim_fail(sim, "task %s posts a semaphore past its maximum value (SEM_VALUE_MAX)",
+					 sim->plan->task[p->id].path);
+				return;
 			}
+			s->sem_value++;
+			w = waitq_pop(sim, &s->head, &s->tail);
+			if (!w)
+				continue;
 			sim->current = p;
 			sim->this_cpu = rq->cpu;
 			cost = wake_blocked(sim, w, false);
@@ -2179,13 +2179,19 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			continue;
 		}
 		case SS_ACT_SEM_WAIT: {
-			/* sem_wait(): take a unit if there is one, else sleep on the futex until a post hands one over */
+			/*
+			 * sem_wait() (glibc __new_sem_wait_slow()): take a unit if the
+			 * value is above 0, else sleep on the futex (at the tail of its
+			 * queue); woken by a post, try again from the start (held).
+			 */
 			struct ss_sync_obj *s = &sim->sync[a.target];
 
 			if (s->sem_value) {
 				s->sem_value--;
 				continue;
 			}
+			p->held = a;
+			p->has_held = true;
 			waitq_push(sim, &s->head, &s->tail, p);
 			block_current(sim, rq, p, SS_BLOCK_SEM);
 			return;

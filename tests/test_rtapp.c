@@ -932,6 +932,23 @@ static void test_sim_sem_remembered(void **state)
 }
 
 /*
+ * A post is not handed to the woken waiter (sem-retake.json): the poster
+ * posts and waits on the semaphore itself, taking the unit back at once;
+ * the waiter on CPU 1, woken every round, finds the value 0 again and
+ * never runs, while the poster runs its 1 ms every round (about 100 in
+ * 100 ms) and is never blocked for good.
+ */
+static void test_sim_sem_retake(void **state)
+{
+	struct trace *tr = run_file("sem-retake.json", 100 * MS, NULL);
+	(void)state;
+
+	assert_int_equal(runs(tr, 2, 0, 0, UINT64_MAX, NULL, 0), 0);
+	assert_in_range(runs(tr, 1, 0, 0, UINT64_MAX, NULL, 0), 95, 101);
+	g_free(tr);
+}
+
+/*
  * An affinity change between phases moves the running thread at once
  * (affinity-phases.json): phase a on CPU 2, phase b on CPU 3, each 1 ms of
  * run and 1 ms of sleep, 25 rounds in 100 ms. Every phase start but the
@@ -1124,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_sim_two_conditions),
 		cmocka_unit_test(test_sim_sync_pingpong),
 		cmocka_unit_test(test_sim_sem_remembered),
+		cmocka_unit_test(test_sim_sem_retake),
 		cmocka_unit_test(test_sim_affinity_phases),
 		cmocka_unit_test(test_sim_yield_alternates),
 		cmocka_unit_test(test_sim_example7_barriers),

@@ -74,8 +74,9 @@ enum ss_wl_action_kind {
 	 * Counting semaphores (POSIX sem_post/sem_wait, rt-app's "sem_*"
 	 * resources; sem_init() value 0): sync-object slot `target`.
 	 */
-	SS_ACT_SEM_POST,   /* wake the first waiter of semaphore `target` (FIFO); with none, count one up */
-	SS_ACT_SEM_WAIT,   /* count semaphore `target` one down; at 0, sleep until a post wakes the task */
+	SS_ACT_SEM_POST,   /* count semaphore `target` one up and wake its first waiter (FIFO), if any */
+	SS_ACT_SEM_WAIT,   /* count semaphore `target` one down; at 0, sleep until a post wakes the task,
+			      then try again (glibc: a woken waiter may find the unit taken) */
 	SS_ACT_SET_CPUS,   /* sched_setaffinity() of the task itself: CPU set `target` - 1 of the workload
 			      (ss_workload_cpuset()), `target` 0 = every CPU the run allows; a running task
 			      whose CPU leaves its mask moves at once (the migration stopper) */
