@@ -344,6 +344,10 @@ char *ss_topology_import_sysfs(const char *root, const char *name, GPtrArray *wa
  * that cannot be modelled: the message says what and why; an asymmetric
  * latency matrix is kept as it is, with a warning), SS_ERROR_USAGE (bad
  * name, or simsched built without libhwloc). Messages start with "path: ".
+ * The file is first loaded in a child process (fork(); the child only
+ * runs libhwloc and _exits), so that a libhwloc crash on a malformed file
+ * becomes an SS_ERROR_INVALID; a multi-threaded caller should call this
+ * before it starts threads, as with any fork() without exec.
  */
 char *ss_topology_import_hwloc(const char *path, const char *name, GPtrArray *warnings, GError **err);
 
