@@ -1520,6 +1520,36 @@ void ss_queue_stopper(struct ss_sim *sim, unsigned cpu)
 }
 
 /*
+ * The stopper thread (cpu_stopper_thread, stop class) takes rq's CPU from
+ * its running task prev: prev's burst stops, it is put back on the rq
+ * (put_prev_task_fair() -> put_prev_entity()) and the stopper runs, as
+ * rq->cpu, until stopper_finish(). The caller has updated rq's clock.
+ */
+static void stopper_preempt(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *prev)
+{
+	stop_burst(sim, rq, prev);
+	sim->fair->update_curr(sim, rq);
+	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
+	ss_put_prev_entity(&rq->cfs, &prev->se);
+	if (ss_tracing(sim))
+		ss_ft_switch(sim, rq, prev, NULL, SS_FT_NEXT_STOPPER);
+	bw_change(sim, rq, prev, -1);
+	account_busy(sim, rq);
+	kthread_stint_end(sim, rq);
+	rq->curr = NULL;
+	rq->stopper_running = true;
+	sim->this_cpu = rq->cpu;
+}
+
+/* The stopper's work is done: the CPU switches to its next task (a context switch). */
+static void stopper_finish(struct ss_sim *sim, struct ss_rq *rq, unsigned saved_this)
+{
+	sim->this_cpu = saved_this;
+	rq->stopper_running = false;
+	__schedule(sim, rq, true);
+}
+
+/*
  * The stopper runs on rq (cpu_stopper_thread, stop class): it preempts the
  * running task (put back on the rq), runs active_load_balance_cpu_stop(),
  * and the CPU switches to the next task — a context switch. On a CPU that
@@ -1535,22 +1565,9 @@ static void run_stopper(struct ss_sim *sim, struct ss_rq *rq)
 		ss_idle_reenter(sim, rq);
 		return;
 	}
-	stop_burst(sim, rq, prev);
-	sim->fair->update_curr(sim, rq);
-	pelt_update(sim, rq, prev, 0);       /* put_prev_entity() */
-	ss_put_prev_entity(&rq->cfs, &prev->se);
-	if (ss_tracing(sim))
-		ss_ft_switch(sim, rq, prev, NULL, SS_FT_NEXT_STOPPER);
-	bw_change(sim, rq, prev, -1);
-	account_busy(sim, rq);
-	kthread_stint_end(sim, rq);
-	rq->curr = NULL;
-	rq->stopper_running = true;
-	sim->this_cpu = rq->cpu;
+	stopper_preempt(sim, rq, prev);
 	ss_active_load_balance_cpu_stop(sim, rq);
-	sim->this_cpu = saved_this;
-	rq->stopper_running = false;
-	__schedule(sim, rq, true);
+	stopper_finish(sim, rq, saved_this);
 }
 
 /* ------------------------------------------------------------ task programs */
@@ -1603,6 +1620,37 @@ static uint64_t wake_blocked(struct ss_sim *sim, struct ss_task *t, bool sync)
 }
 
 /*
+ * p, running on rq, wakes w, one waiter of a mutex or semaphore queue
+ * (futex_wake() -> wake_up_q(): try_to_wake_up() without WF_SYNC).
+ * Returns the probing cost (ns of p's CPU).
+ */
+static uint64_t wake_waiter(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, struct ss_task *w)
+{
+	uint64_t cost;
+
+	sim->current = p;
+	sim->this_cpu = rq->cpu;
+	cost = wake_blocked(sim, w, false);
+	sim->current = NULL;
+	return cost;
+}
+
+/*
+ * After p, running on rq, woke tasks at a cost of `cost` ns of its CPU
+ * (runqueue probing, kernel time): a cost is charged first (scan_pending)
+ * and p goes on; without one, p goes on unless a wakee enqueued on rq
+ * preempted it. Returns whether task_continue() goes on with p's program.
+ */
+static bool waker_goes_on(struct ss_rq *rq, struct ss_task *p, uint64_t cost)
+{
+	if (cost) {
+		p->scan_pending = cost;
+		return true;
+	}
+	return rq->curr == p;
+}
+
+/*
  * unlock of mutex m by its owner p on rq: hand it to the first waiter (FIFO)
  * and wake it (futex wake: no WF_SYNC). Returns the wakeup's probing cost
  * (ns of p's CPU).
@@ -1610,16 +1658,9 @@ static uint64_t wake_blocked(struct ss_sim *sim, struct ss_task *t, bool sync)
 static uint64_t mutex_unlock(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p, struct ss_sync_obj *m)
 {
 	struct ss_task *w = waitq_pop(sim, &m->head, &m->tail);
-	uint64_t cost = 0;
 
 	m->owner = w ? w->id + 1 : 0;
-	if (w) {
-		sim->current = p;
-		sim->this_cpu = rq->cpu;
-		cost = wake_blocked(sim, w, false);
-		sim->current = NULL;
-	}
-	return cost;
+	return w ? wake_waiter(sim, rq, p, w) : 0;
 }
 
 /*
@@ -1826,24 +1867,11 @@ static bool set_cpus_allowed(struct ss_sim *sim, struct ss_rq *rq, struct ss_tas
 	rq->distribute_prev = dest;
 	/* stop_one_cpu(migration_cpu_stop): the stopper takes the CPU from p */
 	ss_update_rq_clock(sim, rq);
-	stop_burst(sim, rq, p);
-	sim->fair->update_curr(sim, rq);
-	pelt_update(sim, rq, p, 0);       /* put_prev_entity() */
-	ss_put_prev_entity(&rq->cfs, &p->se);
-	if (ss_tracing(sim))
-		ss_ft_switch(sim, rq, p, NULL, SS_FT_NEXT_STOPPER);
-	bw_change(sim, rq, p, -1);
-	account_busy(sim, rq);
-	kthread_stint_end(sim, rq);
-	rq->curr = NULL;
-	rq->stopper_running = true;
-	sim->this_cpu = rq->cpu;
+	stopper_preempt(sim, rq, p);
 	/* move_queued_task(): deactivate_task, set_task_cpu, activate_task + check_preempt_curr on dest */
 	ss_detach_task(sim, p, dest, SS_MIG_AFFINITY);
 	ss_attach_task(sim, p, false, false);
-	sim->this_cpu = saved_this;
-	rq->stopper_running = false;
-	__schedule(sim, rq, true);
+	stopper_finish(sim, rq, saved_this);
 	return false;
 }
 
@@ -1948,12 +1976,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				cost += post_token(sim, t, a.sync);
 			}
 			sim->current = NULL;
-			if (cost) {
-				/* the waker spends `cost` ns probing runqueues (kernel time) */
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)   /* preempted by a wakee enqueued here */
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -1978,11 +2001,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				block_current(sim, rq, p, SS_BLOCK_SEND);
 				return;
 			}
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -2011,11 +2030,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				block_current(sim, rq, p, SS_BLOCK_RECV);
 				return;
 			}
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -2039,11 +2054,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 				return;
 			}
 			cost = mutex_unlock(sim, rq, p, m);
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -2064,11 +2075,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			for (struct ss_task *w; (w = waitq_pop(sim, &b->head, &b->tail));)
 				cost += wake_blocked(sim, w, false);
 			sim->current = NULL;
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -2116,11 +2123,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 		case SS_ACT_COND_BROADCAST: {
 			uint64_t cost = cond_wake(sim, rq, p, &sim->sync[a.target], a.kind == SS_ACT_COND_BROADCAST);
 
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, cost))
 				return;
 			continue;
 		}
@@ -2155,7 +2158,6 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			 */
 			struct ss_sync_obj *s = &sim->sync[a.target];
 			struct ss_task *w;
-			uint64_t cost = 0;
 
 			if (s->sem_value == UINT32_MAX) {
 				sim_fail(sim, "task %s posts a semaphore past its maximum value (SEM_VALUE_MAX)",
@@ -2166,15 +2168,7 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			w = waitq_pop(sim, &s->head, &s->tail);
 			if (!w)
 				continue;
-			sim->current = p;
-			sim->this_cpu = rq->cpu;
-			cost = wake_blocked(sim, w, false);
-			sim->current = NULL;
-			if (cost) {
-				p->scan_pending = cost;
-				continue;
-			}
-			if (rq->curr != p)
+			if (!waker_goes_on(rq, p, wake_waiter(sim, rq, p, w)))
 				return;
 			continue;
 		}
