@@ -284,6 +284,26 @@ static const char *action_name(enum ss_wl_action_kind k)
 	return "?";
 }
 
+/*
+ * The replayed task, alone on its CPU, waits on what only another task
+ * could post or signal (`object`): it sleeps for the spec's wait_ns, or,
+ * with none given, the replay fails naming the task and the time.
+ */
+static bool sleep_alone(struct replay *r, struct seg *sg, const char *path, const char *object,
+			const char *verb)
+{
+	if (!r->s->wait_ns) {
+		g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
+			    "task %s waits on %s at %llu ns; alone on a CPU nobody %s it "
+			    "(give the time a wait blocks, --wait-time)",
+			    path, object, (unsigned long long)r->now, verb);
+		return false;
+	}
+	sg->kind = SEG_SLEEP;
+	sg->until = add_sat(r->now, r->s->wait_ns);
+	return true;
+}
+
 static bool next_workload(struct replay *r, struct seg *sg)
 {
 	const struct ss_wl_plan *p = r->s->plan;
@@ -326,16 +346,7 @@ static bool next_workload(struct replay *r, struct seg *sg)
 		case SS_ACT_COND_WAIT:
 			/* alone: nobody signals the condition (its own signals, sent while
 			 * nobody waited, were lost), so the wait always blocks */
-			if (!r->s->wait_ns) {
-				g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
-					    "task %s waits on a condition variable at %llu ns; alone on a CPU nobody "
-					    "signals it (give the time a wait blocks, --wait-time)",
-					    t->path, (unsigned long long)r->now);
-				return false;
-			}
-			sg->kind = SEG_SLEEP;
-			sg->until = add_sat(r->now, r->s->wait_ns);
-			return true;
+			return sleep_alone(r, sg, t->path, "a condition variable", "signals");
 		case SS_ACT_COND_SIGNAL:
 		case SS_ACT_COND_BROADCAST:
 			/* alone: nobody waits, the wakeup is lost */
@@ -357,16 +368,7 @@ static bool next_workload(struct replay *r, struct seg *sg)
 				r->slot_sem[a.target]--;
 				break;
 			}
-			if (!r->s->wait_ns) {
-				g_set_error(r->err, SS_ERROR, SS_ERROR_INVALID,
-					    "task %s waits on a semaphore of value 0 at %llu ns; alone on a CPU nobody "
-					    "posts it (give the time a wait blocks, --wait-time)",
-					    t->path, (unsigned long long)r->now);
-				return false;
-			}
-			sg->kind = SEG_SLEEP;
-			sg->until = add_sat(r->now, r->s->wait_ns);
-			return true;
+			return sleep_alone(r, sg, t->path, "a semaphore of value 0", "posts");
 		case SS_ACT_RUN_WALL:
 			/* alone and never preempted: wall time is run time */
 			sg->kind = SEG_RUN;

@@ -1532,13 +1532,15 @@ static bool any_cond_use(struct ctx *c, const char *ref, bool waits)
 /*
  * A condition that threads wait on and nothing wakes keeps them blocked
  * for ever; a condition that is woken and that nothing waits on loses every
- * wakeup. Both are what rt-app does; a warning lists them (often a typo in
- * a name), the first use of each.
+ * wakeup. A semaphore that no sem_post posts keeps its waiters blocked for
+ * ever (value 0 from sem_init()). All are what rt-app does; a warning lists
+ * them (often a typo in a name), the first use of each.
  */
 static void check_conds(struct ctx *c)
 {
-	GString *unwoken = g_string_new(NULL), *unwaited = g_string_new(NULL);
-	GPtrArray *seen = g_ptr_array_new();
+	GString *unwoken = g_string_new(NULL), *unwaited = g_string_new(NULL), *unposted = g_string_new(NULL);
+	GPtrArray *seen = g_ptr_array_new(), *sem_waits = g_ptr_array_new();
+	GHashTable *posted = g_hash_table_new(g_str_hash, g_str_equal), *told = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (guint i = 0; i < c->threads->len; i++) {
 		const struct thread *t = g_ptr_array_index(c->threads, i);
@@ -1550,6 +1552,10 @@ static void check_conds(struct ctx *c)
 				const struct event *ev = g_ptr_array_index(ph->events, e);
 				bool known = false;
 
+				if (ev->kind == EV_SEM_POST)
+					g_hash_table_add(posted, ev->ref);
+				if (ev->kind == EV_SEM_WAIT)
+					g_ptr_array_add(sem_waits, (gpointer)ev);
 				if (!cond_use(ev, ev->ref, true) && !cond_use(ev, ev->ref, false))
 					continue;
 				for (guint k = 0; k < seen->len; k++)
@@ -1564,37 +1570,15 @@ static void check_conds(struct ctx *c)
 			}
 		}
 	}
-	{
-		/* semaphores: a sem_wait on one that no thread posts blocks for ever (value 0 from sem_init()) */
-		GHashTable *posted = g_hash_table_new(g_str_hash, g_str_equal), *told = g_hash_table_new(g_str_hash, g_str_equal);
-		GString *unposted = g_string_new(NULL);
+	for (guint k = 0; k < sem_waits->len; k++) {
+		const struct event *ev = g_ptr_array_index(sem_waits, k);
 
-		for (unsigned pass = 0; pass < 2; pass++)
-			for (guint i = 0; i < c->threads->len; i++) {
-				const struct thread *t = g_ptr_array_index(c->threads, i);
-
-				for (guint p = 0; p < t->phases->len; p++) {
-					const struct phase *ph = g_ptr_array_index(t->phases, p);
-
-					for (guint e = 0; e < ph->events->len; e++) {
-						const struct event *ev = g_ptr_array_index(ph->events, e);
-
-						if (!pass && ev->kind == EV_SEM_POST)
-							g_hash_table_add(posted, ev->ref);
-						else if (pass && ev->kind == EV_SEM_WAIT && !g_hash_table_contains(posted, ev->ref) &&
-							 g_hash_table_add(told, ev->ref))
-							g_string_append_printf(unposted, "%s'%s' (%s)", unposted->len ? ", " : "",
-									       ev->ref, ev->path);
-					}
-				}
-			}
-		if (unposted->len)
-			warn(c, "semaphores that no sem_post posts: %s; a thread that waits on one blocks there for ever, "
-				"as in rt-app", unposted->str);
-		g_string_free(unposted, TRUE);
-		g_hash_table_destroy(posted);
-		g_hash_table_destroy(told);
+		if (!g_hash_table_contains(posted, ev->ref) && g_hash_table_add(told, ev->ref))
+			g_string_append_printf(unposted, "%s'%s' (%s)", unposted->len ? ", " : "", ev->ref, ev->path);
 	}
+	if (unposted->len)
+		warn(c, "semaphores that no sem_post posts: %s; a thread that waits on one blocks there for ever, "
+			"as in rt-app", unposted->str);
 	if (unwoken->len)
 		warn(c, "conditions that no signal, broad, sync or resume wakes: %s; a thread that waits or suspends on "
 			"one blocks there for ever, as in rt-app", unwoken->str);
@@ -1602,8 +1586,12 @@ static void check_conds(struct ctx *c)
 		warn(c, "conditions that no wait, sync or suspend waits on: %s; every signal, broad or resume of one is "
 			"lost, as in rt-app", unwaited->str);
 	g_ptr_array_free(seen, TRUE);
+	g_ptr_array_free(sem_waits, TRUE);
+	g_hash_table_destroy(posted);
+	g_hash_table_destroy(told);
 	g_string_free(unwoken, TRUE);
 	g_string_free(unwaited, TRUE);
+	g_string_free(unposted, TRUE);
 }
 
 /* Product of the loop counts around the thread's fork events of `target` (FORKS_LIMIT if unbounded). */

@@ -635,8 +635,13 @@ static int sim_teardown(void **state)
  * measuring from the start for dur ns, with every action of every task
  * recorded. Task 0 is rt-app's main thread, then the threads in file order.
  */
+/*
+ * Run tests/data/rtapp/FILE on kunpeng920 under kernel k for dur ns and
+ * return its action trace; the workload and the results are handed to the
+ * caller when asked for (wout, rout: the caller frees them).
+ */
 static struct trace *run_file_k(const char *file, uint64_t dur, struct ss_workload **wout, enum ss_kernel k,
-				 uint64_t *yields)
+				 struct ss_results **rout)
 {
 	g_autofree char *path = g_build_filename(SS_TEST_DATA, "rtapp", file, NULL);
 	struct trace *tr = g_new0(struct trace, 1);
@@ -661,10 +666,11 @@ static struct trace *run_file_k(const char *file, uint64_t dur, struct ss_worklo
 	if (!r)
 		fail_msg("%s: %s", path, err->message);
 	assert_int_equal(r->nr_instances, 1);
-	if (yields)
-		*yields = r->yields;
 	assert_true(tr->n < MAXA);
-	ss_results_free(r);
+	if (rout)
+		*rout = r;
+	else
+		ss_results_free(r);
 	if (wout)
 		*wout = w;
 	else
@@ -957,24 +963,11 @@ static void test_sim_sem_retake(void **state)
  */
 static void test_sim_affinity_phases(void **state)
 {
-	g_autofree char *path = g_build_filename(SS_TEST_DATA, "rtapp", "affinity-phases.json", NULL);
-	GError *err = NULL;
-	struct ss_workload *w = ss_workload_load(path, &err);
-	struct ss_run_config c;
 	struct ss_results *r;
 	uint64_t other = 0;
 	(void)state;
 
-	assert_non_null(w);
-	memset(&c, 0, sizeof(c));
-	c.topo = kunpeng;
-	c.wl = w;
-	ss_params_defaults(&c.params, kunpeng);
-	c.load_pct_x100 = 10000;
-	c.seed = 1;
-	c.duration_ns = 100 * MS;
-	r = ss_simulate(&c, &err);
-	assert_non_null(r);
+	g_free(run_file_k("affinity-phases.json", 100 * MS, NULL, SS_KERNEL_6_6, &r));
 	assert_in_range(r->migrations_by_cause[SS_MIG_AFFINITY], 48, 51);
 	assert_near(r->cpu[2].busy_ns, 25 * MS, 2 * MS);
 	assert_near(r->cpu[3].busy_ns, 25 * MS, 2 * MS);
@@ -982,7 +975,6 @@ static void test_sim_affinity_phases(void **state)
 		other += r->cpu[i].busy_ns;
 	assert_true(other < MS / 10);
 	ss_results_free(r);
-	ss_workload_free(w);
 }
 
 /*
@@ -997,8 +989,8 @@ static void test_sim_yield_alternates(void **state)
 	(void)state;
 
 	for (unsigned k = 0; k < 2; k++) {
-		uint64_t yields = 0;
-		struct trace *tr = run_file_k("yield-alternate.json", 50 * MS, NULL, kernels[k], &yields);
+		struct ss_results *r;
+		struct trace *tr = run_file_k("yield-alternate.json", 50 * MS, NULL, kernels[k], &r);
 		unsigned n = 0, changes = 0, last = 0;
 		uint64_t ba = busy(tr, 1, 0, UINT64_MAX), bb = busy(tr, 2, 0, UINT64_MAX);
 
@@ -1013,7 +1005,8 @@ static void test_sim_yield_alternates(void **state)
 		assert_in_range(n, 400, 500);
 		assert_true(changes + 2 >= n - 1);
 		assert_near(ba, bb, 200000);
-		assert_in_range(yields, n - 2, n + 2);
+		assert_in_range(r->yields, n - 2, n + 2);
+		ss_results_free(r);
 		g_free(tr);
 	}
 }
