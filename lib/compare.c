@@ -673,10 +673,12 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GEr
 		}
 	ss_compare_summarise(r);
 	r->precision = s->base.precision;
+	/* the run lengths watch the workload's figure: their intervals say nothing of another metric */
+	r->significance_by_interval = ctx.paired && s->metric == SS_CMP_WORKLOAD;
 	for (unsigned l = 0; l < s->nr_loads; l++)
 		for (unsigned p = 0; p < s->nr_policies; p++) {
 			struct ss_cmp_cell *c = &r->cells[l * s->nr_policies + p];
-			bool sig = ctx.paired && p > 0 && !isnan(c->diff_pct);
+			bool sig = r->significance_by_interval && p > 0 && !isnan(c->diff_pct);
 			int sign = 0;
 
 			c->delta_half_width_pct = NAN;
@@ -685,7 +687,7 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GEr
 				double d = ctx.delta[i], hw = ctx.delta_hw[i];
 
 				c->nr_capped += ctx.capped[i];
-				if (!ctx.paired || p == 0)
+				if (!r->significance_by_interval || p == 0)
 					continue;
 				if (!(c->delta_half_width_pct >= hw))
 					c->delta_half_width_pct = hw;
@@ -694,7 +696,7 @@ struct ss_compare_result *ss_compare_run(const struct ss_compare_spec *spec, GEr
 					sig = false;
 				sign = d > 0 ? 1 : -1;
 			}
-			if (ctx.paired)
+			if (r->significance_by_interval)
 				c->significant = sig;
 		}
 out:
@@ -854,9 +856,13 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				g_string_append(s, "---|");
 			g_string_append_c(s, '\n');
 		} else {
-			if (r->precision > 0 && r->nr_policies > 1)
+			if (r->significance_by_interval)
 				g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; runs until each paired delta is within +-%g %% "
 						       "at 95 %% (Delta95: the widest half-width); * = significant (every seed's interval excludes 0)\n",
+						       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds, 100.0 * r->precision);
+			else if (r->precision > 0 && r->nr_policies > 1)
+				g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; run lengths chosen on the workload figure's paired "
+						       "delta (+-%g %% at 95 %%); * = significant (paired t-test on this metric, alpha 0.05)\n",
 						       r->metric_name, r->metric_unit, hib ? "higher" : "lower", r->nr_seeds, 100.0 * r->precision);
 			else
 				g_string_append_printf(s, "# %s (%s), %s is better; %u seeds; * = significant (paired t-test, alpha 0.05)\n",
@@ -866,7 +872,7 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				g_string_append_printf(s, " %28s", r->policies[p]);
 			g_string_append_c(s, '\n');
 		}
-		for (int pass = 0; pass < (r->precision > 0 && r->nr_policies > 1 ? 3 : 2); pass++) {
+		for (int pass = 0; pass < (r->significance_by_interval ? 3 : 2); pass++) {
 			static const char *const rowname[3] = { NULL, "CoeffVar", "Delta95" };
 			for (unsigned l = 0; l < r->nr_loads; l++) {
 				load_label(lab, sizeof lab, r->loads[l]);
@@ -921,7 +927,9 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		}
 		g_ptr_array_free(notes, TRUE);
 	} else if (!strcmp(format, "csv")) {
-		g_string_append(s, "metric,load_pct,policy,mean,mean_type,diff_pct,significant,stddev,cov_pct,values\n");
+		/* --precision adds the run lengths' columns at the end (see the JSON's) */
+		g_string_append_printf(s, "metric,load_pct,policy,mean,mean_type,diff_pct,significant,stddev,cov_pct,values%s\n",
+				       r->precision > 0 ? ",delta_half_width_pct,capped_seeds" : "");
 		for (unsigned l = 0; l < r->nr_loads; l++)
 			for (unsigned p = 0; p < r->nr_policies; p++) {
 				const struct ss_cmp_cell *c = &r->cells[l * r->nr_policies + p];
@@ -940,6 +948,12 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 						g_string_append_c(s, ';');
 					csv_num(s, "%.6f", c->values[k]);
 				}
+				if (r->precision > 0) {
+					g_string_append_c(s, ',');
+					if (r->significance_by_interval)
+						csv_num(s, "%.4f", c->delta_half_width_pct);
+					g_string_append_printf(s, ",%u", c->nr_capped);
+				}
 				g_string_append_c(s, '\n');
 			}
 	} else if (!strcmp(format, "json")) {
@@ -949,7 +963,12 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 		cJSON_AddBoolToObject(root, "higher_is_better", hib);
 		cJSON_AddStringToObject(root, "mean", meanname);
 		cJSON_AddNumberToObject(root, "seeds", r->nr_seeds);
-		cJSON_AddStringToObject(root, "significance", "paired t-test on per-seed differences, two-sided, alpha 0.05");
+		cJSON_AddStringToObject(root, "significance",
+					r->significance_by_interval ?
+					"every seed's paired 95 % batch-means interval of the delta excludes 0, all on one side (--precision)" :
+					"paired t-test on per-seed differences, two-sided, alpha 0.05");
+		if (r->precision > 0)
+			cJSON_AddNumberToObject(root, "precision", r->precision);
 		cJSON *pol = cJSON_AddArrayToObject(root, "policies");
 		for (unsigned p = 0; p < r->nr_policies; p++)
 			cJSON_AddItemToArray(pol, cJSON_CreateString(r->policies[p]));
@@ -970,7 +989,8 @@ char *ss_compare_render(const struct ss_compare_result *r, const char *format, G
 				if (c->nr_missing)
 					cJSON_AddNumberToObject(e, "missing_seeds", c->nr_missing);
 				if (r->precision > 0) {   /* --precision: the paired run length */
-					cJSON_AddItemToObject(e, "delta_half_width_pct", json_num(c->delta_half_width_pct, 1000.0));
+					if (r->significance_by_interval)
+						cJSON_AddItemToObject(e, "delta_half_width_pct", json_num(c->delta_half_width_pct, 1000.0));
 					cJSON_AddNumberToObject(e, "capped_seeds", c->nr_capped);
 				}
 				cJSON *v = cJSON_AddArrayToObject(e, "values");

@@ -84,6 +84,26 @@ d = json.load(open(sys.argv[1]))
 cells = d["rows"][0]["cells"]
 assert cells[0]["delta_half_width_pct"] is None and cells[1]["delta_half_width_pct"] >= 0, cells
 assert cells[1]["capped_seeds"] > 0 or cells[1]["delta_half_width_pct"] <= 1.0, cells
+assert d["precision"] == 0.01 and "interval" in d["significance"], d["significance"]
+EOF
+# the CSV carries the same run-length columns
+"$bin" compare -t $T -w $W --nodes 0 --policies sis_prop,sis_util_linear --load 50% --seeds 1 \
+	--warmup auto:500ms --precision 1% -d 200ms -q --format csv --out "$tmp/c.csv"
+head -1 "$tmp/c.csv" | grep -q ',values,delta_half_width_pct,capped_seeds$'
+[ "$(sed -n 3p "$tmp/c.csv" | awk -F, '{ print NF }')" = 12 ]
+# another --metric: the run lengths' intervals are the workload figure's, so
+# its significance is the t-test and there is no Delta95 row
+"$bin" compare -t $T -w $W --nodes 0 --policies sis_prop,sis_util_linear --load 50% --seeds 2 \
+	--warmup auto:500ms --precision 1% -d 200ms -q --metric busy_pct --out "$tmp/cm.txt"
+grep -q "paired t-test on this metric" "$tmp/cm.txt"
+if grep -q '^Delta95' "$tmp/cm.txt"; then echo "Delta95 row for another metric" >&2; exit 1; fi
+"$bin" compare -t $T -w $W --nodes 0 --policies sis_prop,sis_util_linear --load 50% --seeds 2 \
+	--warmup auto:500ms --precision 1% -d 200ms -q --metric busy_pct --format json --out "$tmp/cm.json"
+python3 - "$tmp/cm.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["significance"].startswith("paired t-test"), d["significance"]
+assert "delta_half_width_pct" not in d["rows"][0]["cells"][1], d["rows"][0]["cells"][1]
 EOF
 
 # a sweep with precision: groups of policies side by side; a record reruns alone, byte for byte

@@ -129,7 +129,8 @@ struct ss_cmp_cell {
 	double cov_pct;       /* stddev / arithmetic mean × 100 */
 	double diff_pct;      /* against the baseline, positive = better; 0 for the baseline; NAN when
 				 this cell or the baseline is missing, or the baseline's mean is 0 and this one's not */
-	bool significant;     /* paired t-test on per-seed differences, alpha 0.05, two-sided */
+	bool significant;     /* paired t-test on per-seed differences, alpha 0.05, two-sided; with
+				 ss_compare_result.significance_by_interval the --precision rule instead */
 	unsigned nr_missing;  /* seeds without a value */
 	/* --precision (paired): the widest 95 % half-width of the workload figure's Δ against the
 	 * baseline over the seeds, in percentage points (NAN for the baseline or without), and the
@@ -151,6 +152,15 @@ struct ss_compare_result {
 	unsigned nr_deadlocked;
 	char *deadlock_first;
 	double precision;     /* the run length's target (--precision; 0 = fixed durations) */
+	/*
+	 * true when `significant` and delta_half_width_pct come from the paired
+	 * run lengths: --precision with two columns or more and the workload's
+	 * own figure as the metric (the figure the run lengths watch). The cell
+	 * is significant when every seed's 95 % interval of the paired Δ
+	 * excludes 0, all on one side. false: the paired t-test, also for
+	 * another --metric under --precision (its intervals are not known).
+	 */
+	bool significance_by_interval;
 };
 
 /**
