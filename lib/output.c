@@ -9,6 +9,7 @@
 #include "simsched/sim.h"
 #include "simsched/workload.h"
 #include "simsched/error.h"
+#include "ss_provenance.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -432,6 +433,50 @@ static void sis_scan_llc_text(GString *s, const struct ss_results *r)
 	}
 }
 
+/*
+ * The "run_length" object (docs/output.md "Run length"): how the run's
+ * length was chosen (simsched/runlen.h). Only for r->run_length.on; the
+ * caller owns it. Shared by the run JSON and the sweep records.
+ */
+cJSON *ss_run_length_json(const struct ss_results *r)
+{
+	const struct ss_run_length *x = &r->run_length;
+	cJSON *o = cJSON_CreateObject(), *w;
+
+	cJSON_AddNumberToObject(o, "batch_ns", (double)x->batch_ns);
+	w = cJSON_AddObjectToObject(o, "warmup");
+	cJSON_AddStringToObject(w, "rule", x->warmup_auto ? "MSER-5" : "fixed");
+	cJSON_AddNumberToObject(w, "ns", (double)r->warmup_ns);
+	if (x->warmup_auto) {
+		cJSON_AddNumberToObject(w, "max_ns", (double)x->warmup_max_ns);
+		cJSON_AddNumberToObject(w, "truncation_ns", (double)x->mser_truncation_ns);
+		cJSON_AddNumberToObject(w, "mser_batches", (double)x->mser_batches);
+		cJSON_AddBoolToObject(w, "capped", x->warmup_capped);
+		cJSON_AddBoolToObject(w, "waited_nr_idle_scan", x->waited_nr_idle_scan);
+	}
+	w = cJSON_AddObjectToObject(o, "window");
+	cJSON_AddNumberToObject(w, "ns", (double)r->duration_ns);
+	cJSON_AddStringToObject(w, "stopped", x->stopped ? x->stopped : "duration");
+	if (x->precision > 0) {
+		cJSON_AddNumberToObject(w, "precision", x->precision);
+		cJSON_AddNumberToObject(w, "max_ns", (double)x->max_duration_ns);
+		cJSON_AddNumberToObject(w, "batches", (double)x->batches);
+		cJSON_AddNumberToObject(w, "batch_len_ns", (double)x->batch_len_ns);
+		add_num(w, "mean", x->mean);
+		add_num(w, "half_width", x->half_width);
+		add_num(w, "half_width_pct", x->mean != 0 ? 100.0 * x->half_width / fabs(x->mean) : NAN);
+		add_num(w, "von_neumann_z", x->von_neumann_z);
+	}
+	if (x->paired) {
+		w = cJSON_AddObjectToObject(o, "paired");
+		cJSON_AddNumberToObject(w, "index", (double)x->paired_index);
+		if (x->paired_index) {
+			add_num(w, "delta_pct", x->delta_pct);
+			add_num(w, "delta_half_width_pct", x->delta_half_width_pct);
+		}
+	}
+	return o;
+}
 
 char *ss_results_to_json(const struct ss_results *r)
 {
@@ -532,44 +577,9 @@ char *ss_results_to_json(const struct ss_results *r)
 		else
 			cJSON_AddNullToObject(o, "kthread_latency_mean_ns");
 	}
-	if (r->run_length.on) {
-		/* how the run's length was chosen (simsched/runlen.h); absent for a fixed --warmup and --duration */
-		const struct ss_run_length *x = &r->run_length;
-		cJSON *w;
-		o = cJSON_AddObjectToObject(root, "run_length");
-		cJSON_AddNumberToObject(o, "batch_ns", (double)x->batch_ns);
-		w = cJSON_AddObjectToObject(o, "warmup");
-		cJSON_AddStringToObject(w, "rule", x->warmup_auto ? "MSER-5" : "fixed");
-		cJSON_AddNumberToObject(w, "ns", (double)r->warmup_ns);
-		if (x->warmup_auto) {
-			cJSON_AddNumberToObject(w, "max_ns", (double)x->warmup_max_ns);
-			cJSON_AddNumberToObject(w, "truncation_ns", (double)x->mser_truncation_ns);
-			cJSON_AddNumberToObject(w, "mser_batches", (double)x->mser_batches);
-			cJSON_AddBoolToObject(w, "capped", x->warmup_capped);
-			cJSON_AddBoolToObject(w, "waited_nr_idle_scan", x->waited_nr_idle_scan);
-		}
-		w = cJSON_AddObjectToObject(o, "window");
-		cJSON_AddNumberToObject(w, "ns", (double)r->duration_ns);
-		cJSON_AddStringToObject(w, "stopped", x->stopped ? x->stopped : "duration");
-		if (x->precision > 0) {
-			cJSON_AddNumberToObject(w, "precision", x->precision);
-			cJSON_AddNumberToObject(w, "max_ns", (double)x->max_duration_ns);
-			cJSON_AddNumberToObject(w, "batches", (double)x->batches);
-			cJSON_AddNumberToObject(w, "batch_len_ns", (double)x->batch_len_ns);
-			add_num(w, "mean", x->mean);
-			add_num(w, "half_width", x->half_width);
-			add_num(w, "half_width_pct", x->mean != 0 ? 100.0 * x->half_width / fabs(x->mean) : NAN);
-			add_num(w, "von_neumann_z", x->von_neumann_z);
-		}
-		if (x->paired) {
-			w = cJSON_AddObjectToObject(o, "paired");
-			cJSON_AddNumberToObject(w, "index", (double)x->paired_index);
-			if (x->paired_index) {
-				add_num(w, "delta_pct", x->delta_pct);
-				add_num(w, "delta_half_width_pct", x->delta_half_width_pct);
-			}
-		}
-	}
+	/* how the run's length was chosen; absent for a fixed --warmup and --duration */
+	if (r->run_length.on)
+		cJSON_AddItemToObject(root, "run_length", ss_run_length_json(r));
 	{
 		static const char *const taker[SS_LOCK_NR] = { "ttwu", "drain", "schedule", "balance", "tick" };
 		const struct ss_contention_stats *cs = &r->contention;

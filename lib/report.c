@@ -255,6 +255,13 @@ static bool add_line(struct ss_report *rep, const char *line, const char *where,
 		g_ptr_array_add(warnings, g_strdup_printf("%s: policy %s at load %.2f%%, seed %" G_GUINT64_FORMAT
 							  " deadlocked at %.9f s: its figures cover a window where nothing ran",
 							  where, r->policy, r->load_x100 / 100.0, r->seed, dl->valuedouble / 1e9));
+	/* precision: a window that reached its cap (the spec's duration) first is wider than asked */
+	const cJSON *win = field(field(o, "run_length", cJSON_Object), "window", cJSON_Object);
+	const cJSON *stopped = field(win, "stopped", cJSON_String);
+	if (stopped && !strcmp(stopped->valuestring, "cap") && warnings)
+		g_ptr_array_add(warnings, g_strdup_printf("%s: policy %s at load %.2f%%, seed %" G_GUINT64_FORMAT
+							  " reached its duration cap before its precision: its interval is wider than asked",
+							  where, r->policy, r->load_x100 / 100.0, r->seed));
 	ok = true;
 out:
 	cJSON_Delete(o);

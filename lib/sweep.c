@@ -827,6 +827,7 @@ struct rec_in {
 	const char *sched_features, *nodes;
 	uint64_t grid_point, grid_set;
 	unsigned grid_topo, grid_wl, grid_policy;
+	const cJSON *run_length;  /* a rerun: the record's own run_length, which chose the lengths it reran */
 };
 
 /* The record line: coordinates, every metric of compare's table, then the provenance (taken). */
@@ -906,6 +907,15 @@ static char *record_line(const struct rec_in *in, const struct ss_results *r, cJ
 	/* where the measured window began: the warmup, or for a finish-time
 	 * metric the first `from: begin` transaction (or t = 0) whatever the warmup */
 	cJSON_AddNumberToObject(o, "window_start_ns", (double)r->warmup_ns);
+	/*
+	 * a chosen run length (warmup: auto, precision:): how it was chosen and
+	 * why the window stopped. A record reruns with those lengths as fixed
+	 * ones (its provenance), so its rerun carries the record's object over.
+	 */
+	if (in->run_length)
+		cJSON_AddItemToObject(o, "run_length", cJSON_Duplicate(in->run_length, true));
+	else if (r->run_length.on)
+		cJSON_AddItemToObject(o, "run_length", ss_run_length_json(r));
 	cJSON_AddItemToObject(o, "provenance", prov);
 	char *txt = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -1005,6 +1015,8 @@ char *ss_sweep_record_rerun(const char *line, const struct ss_run_config *cfg, c
 		in.grid_wl = (unsigned)rec_num(grid, "workload", &ok);
 		in.grid_set = (uint64_t)rec_num(grid, "set", &ok);
 		in.grid_policy = (unsigned)rec_num(grid, "policy", &ok);
+		in.run_length = cJSON_GetObjectItemCaseSensitive(o, "run_length");
+		ok = ok && (!in.run_length || cJSON_IsObject(in.run_length));
 	}
 	if (!ok) {
 		g_set_error(err, SS_ERROR, SS_ERROR_INVALID,

@@ -120,10 +120,28 @@ duration: 200ms
 EOF
 "$bin" sweep --spec "$tmp/spec.yaml" --out "$tmp/r.jsonl" --jobs 2 2> /dev/null
 [ "$(wc -l < "$tmp/r.jsonl")" = 4 ]
+# each record says how its length was chosen and why its window stopped
+python3 - "$tmp/r.jsonl" <<'EOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+for r in recs:
+    rl = r["run_length"]
+    assert rl["warmup"]["rule"] == "MSER-5" and rl["window"]["stopped"] in ("precision", "cap"), rl
+    assert rl["window"]["precision"] == 0.01 and rl["paired"]["index"] in (0, 1), rl
+    assert rl["window"]["ns"] == r["ended_ns"] - r["window_start_ns"] or r["ended_ns"] < r["window_start_ns"] + rl["window"]["ns"], r
+assert any("delta_pct" in r["run_length"]["paired"] for r in recs), recs
+EOF
 "$bin" run --rerun "$tmp/r.jsonl" --record 2 --json "$tmp/rec.json" -q
 sed -n 2p "$tmp/r.jsonl" | cmp - "$tmp/rec.json"
 "$bin" report "$tmp/r.jsonl" > "$tmp/rep.txt"
 grep -q 'duration until +-1 % at 95 % (at most 200ms), warmup by MSER-5 (at most 500ms)' "$tmp/rep.txt"
+# a window that reaches its cap first: the record says so and report warns
+sed -e 's/^precision: 1%/precision: 0.01%/' -e 's/^duration: 200ms/duration: 64ms/' -e 's/^warmup: auto:500ms/warmup: 100ms/' \
+	-e 's/^seeds: \[1, 2\]/seeds: [1]/' "$tmp/spec.yaml" > "$tmp/capspec.yaml"
+"$bin" sweep --spec "$tmp/capspec.yaml" --out "$tmp/cap.jsonl" 2> /dev/null
+grep -q '"stopped":"cap"' "$tmp/cap.jsonl"
+"$bin" report "$tmp/cap.jsonl" > /dev/null 2> "$tmp/caperr.txt"
+grep -q 'policy sis_prop at load 50.00%, seed 1 reached its duration cap before its precision' "$tmp/caperr.txt"
 # --resume with one record missing runs its group again and writes only that record
 head -n 3 "$tmp/r.jsonl" > "$tmp/r3.jsonl"
 "$bin" sweep --spec "$tmp/spec.yaml" --out "$tmp/r3.jsonl" --resume 2> /dev/null
