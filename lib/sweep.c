@@ -778,7 +778,7 @@ char *ss_sweep_point_key(const struct ss_sweep_spec *s, uint64_t idx)
 	key_part(k, "warmup_ns", num);
 	if (s->warmup_auto || s->precision > 0) {   /* only then: the keys of fixed sweeps are as before */
 		key_part(k, "warmup_auto", s->warmup_auto ? "1" : "0");
-		snprintf(num, sizeof num, "%.6g", s->precision);
+		snprintf(num, sizeof num, "%.10g", s->precision);   /* every digit parsed (8 significant at most); the same key as %.6g up to 6 */
 		key_part(k, "precision", num);
 		snprintf(num, sizeof num, "%" G_GUINT64_FORMAT, s->batch_ns);
 		key_part(k, "batch_ns", num);

@@ -316,8 +316,18 @@ static bool make_jobs(const struct ss_experiment *x, unsigned xi, unsigned s, co
 			g_string_append(g, "\nduration: ");
 			ytime(g, se->duration_ns);
 			g_string_append_c(g, '\n');
-			if (o->precision > 0 && !finish)   /* the experiment's duration is the cap */
-				g_string_append_printf(g, "precision: \"%.6f\"\n", o->precision);
+			if (o->precision > 0 && !finish) {   /* the experiment's duration is the cap */
+				/* as a percentage with the digits ss_parse_precision() reads (at most 6
+				 * decimals, which any precision it parsed has), trailing zeros dropped */
+				char pc[32];
+				size_t n = (size_t)snprintf(pc, sizeof pc, "%.6f", 100.0 * o->precision);
+
+				while (n && pc[n - 1] == '0')
+					pc[--n] = 0;
+				if (n && pc[n - 1] == '.')
+					pc[--n] = 0;
+				g_string_append_printf(g, "precision: \"%s%%\"\n", pc);
+			}
 			if (se->nodes) {
 				g_string_append(g, "nodes: ");
 				yq(g, se->nodes);

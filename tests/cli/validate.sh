@@ -30,7 +30,10 @@ PY
 # --precision and --warmup auto reach the generated specs, except a finish-time series (hackbench: one
 # number per run), which keeps its fixed lengths (--no-run: the specs only, nothing runs)
 "$bin" validate S01,S02 --no-run --precision 1% --warmup auto --out "$tmp/p" -q > /dev/null || true
-grep -q '^precision: "0.010000"$' "$tmp/p/specs/S01-TCP_RR-1.yaml"
+grep -q '^precision: "1%"$' "$tmp/p/specs/S01-TCP_RR-1.yaml"
+# every digit the option may have reaches the spec (six decimals of a fraction would round this one)
+"$bin" validate S01 --no-run --precision 0.123456% --warmup auto --out "$tmp/p6" -q > /dev/null || true
+grep -q '^precision: "0.123456%"$' "$tmp/p6/specs/S01-TCP_RR-1.yaml"
 grep -q '^warmup: auto:' "$tmp/p/specs/S01-TCP_RR-1.yaml"
 if grep -q 'precision\|warmup: auto' "$tmp/p/specs/S02-process-pipe-1.yaml"; then echo "S02 spec has precision"; exit 1; fi
 
