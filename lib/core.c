@@ -1776,7 +1776,7 @@ static int fork_place(struct ss_sim *sim, struct ss_task *c)
 			sim->res->fork_fallback++;
 	}
 	if (ss_tracing(sim))
-		ss_ft_fork_place(sim, c, sim->this_cpu, cpu);
+		ss_ft_fork_place(sim, c, "parent_cpu", sim->this_cpu, cpu);
 	return cpu;
 }
 
@@ -1870,6 +1870,45 @@ static bool set_cpus_allowed(struct ss_sim *sim, struct ss_rq *rq, struct ss_tas
 	stopper_preempt(sim, rq, p);
 	/* move_queued_task(): deactivate_task, set_task_cpu, activate_task + check_preempt_curr on dest */
 	ss_detach_task(sim, p, dest, SS_MIG_AFFINITY);
+	ss_attach_task(sim, p, false, false);
+	stopper_finish(sim, rq, saved_this);
+	return false;
+}
+
+/*
+ * sched_exec() (core.c v6.6), early in bprm_execve() of the running task p
+ * on rq: dest_cpu = select_task_rq(p, task_cpu(p), WF_EXEC) — the policy's;
+ * select_task_rq_fair() takes the slow path, as sd_init() sets
+ * SD_BALANCE_EXEC wherever it sets SD_BALANCE_FORK: find_idlest_cpu() with
+ * p's own load left out of its CPU (fork.c) — with one allowed CPU that
+ * CPU, and select_fallback_rq() for an answer p may not use. This CPU:
+ * nothing. Another: stop_one_cpu(task_cpu(p), migration_cpu_stop): the
+ * stopper preempts p and __migrate_task() -> move_queued_task() moves it to
+ * dest_cpu (migrations.exec); this CPU then switches to its next task. The
+ * same steps in v5.17. Returns whether p still runs on rq.
+ */
+static bool sched_exec(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
+{
+	unsigned saved_this = sim->this_cpu;
+	int dest;
+
+	sim->this_cpu = rq->cpu;
+	sim->current = p;
+	if (p->nr_cpus_allowed > 1)
+		dest = sim->policy->select_task_rq(sim, p, p->cpu, WF_EXEC);
+	else
+		dest = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
+	if (!cpu_allowed(sim, p, dest))
+		dest = select_fallback_rq(sim, p, p->cpu);
+	if (ss_tracing(sim))
+		ss_ft_fork_place(sim, p, "exec_cpu", rq->cpu, dest);
+	sim->current = NULL;
+	sim->this_cpu = saved_this;
+	if (dest == (int)rq->cpu)
+		return true;
+	ss_update_rq_clock(sim, rq);
+	stopper_preempt(sim, rq, p);
+	ss_detach_task(sim, p, (unsigned)dest, SS_MIG_EXEC);
 	ss_attach_task(sim, p, false, false);
 	stopper_finish(sim, rq, saved_this);
 	return false;
@@ -2145,6 +2184,10 @@ static void task_continue(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *
 			return;
 		case SS_ACT_SET_CPUS:
 			if (!set_cpus_allowed(sim, rq, p, a.target))
+				return;
+			continue;
+		case SS_ACT_EXEC:
+			if (!sched_exec(sim, rq, p))
 				return;
 			continue;
 		case SS_ACT_SEM_POST: {

@@ -1,6 +1,7 @@
 /*
- * fork.c — the slow path of select_task_rq_fair() that fork takes (kernel
- * v6.6 fair.c): find_idlest_cpu() walks down the SD_BALANCE_FORK domains,
+ * fork.c — the slow path of select_task_rq_fair() that fork and exec take
+ * (kernel v6.6 fair.c): find_idlest_cpu() walks down the SD_BALANCE_FORK
+ * (SD_BALANCE_EXEC) domains,
  * find_idlest_group() picks a group by update_sg_wakeup_stats() and
  * group_classify(), find_idlest_group_cpu() a CPU in it.
  *
@@ -17,11 +18,14 @@
  * (v6.20, the NUMA clamp still `!= NR_CPUS`) — and a v6.17-era mainline
  * fair.c (sched_balance_find_dst_*(), the v6.10 names of the same code).
  *
- * Only the fork case (WF_FORK / SD_BALANCE_FORK) is reached: the child is
- * not on any runqueue yet, so the *_without(p) figures are the plain
- * figures of each CPU (cpu_load_without() etc. return early for a task whose
+ * Fork (WF_FORK / SD_BALANCE_FORK): the child is not on any runqueue yet,
+ * so the *_without(p) figures are the plain figures of each CPU
+ * (cpu_load_without() etc. return early for a task whose
  * se.avg.last_update_time is 0 or that is not on that CPU), and
- * task_running_on_cpu() is 0 everywhere.
+ * task_running_on_cpu() is 0 everywhere. Exec (WF_EXEC / SD_BALANCE_EXEC,
+ * sched_exec()): the task runs on its CPU, whose figures leave it out
+ * (without_p()), and its PELT is first synced to its cfs_rq
+ * (sync_entity_load_avg(), only when not SD_BALANCE_FORK).
  */
 #include "ss_sched.h"
 
@@ -105,23 +109,75 @@ static enum group_type group_classify(unsigned imbalance_pct, bool imbalanced, c
 	return group_has_spare;
 }
 
-/* update_sg_wakeup_stats(), v6.6, for a task not on any rq (fork) */
+static uint64_t lsub(uint64_t a, uint64_t b)   /* lsub_positive() */
+{
+	return a > b ? a - b : 0;
+}
+
+/* _task_util_est(), v6.6 fair.c: max(ewma, enqueued without UTIL_AVG_UNCHANGED) */
+static uint64_t task_util_est_only(const struct ss_sched_avg *a)
+{
+	uint64_t enq = a->util_est.enqueued & ~SS_UTIL_AVG_UNCHANGED;
+
+	return a->util_est.ewma > enq ? a->util_est.ewma : enq;
+}
+
+/*
+ * CPU cpu's figures without p, v6.6 fair.c: cpu_load_without() (load_avg
+ * less task_h_load(p), no task groups: its load_avg), cpu_util_without()
+ * (cpu_util(cpu, p, -1): util_avg less task_util(p); with UTIL_EST,
+ * max with util_est.enqueued less _task_util_est(p), p being queued or
+ * current; at most capacity_orig), cpu_runnable_without() and
+ * task_running_on_cpu(). p counts on its CPU only once it has PELT history
+ * (se.avg.last_update_time != 0) and is on that rq: never for a fork's child.
+ */
+static unsigned without_p(struct ss_sim *sim, unsigned cpu, const struct ss_task *p, uint64_t *load, uint64_t *util,
+			  uint64_t *runnable)
+{
+	const struct ss_cfs_rq_avg *cfs = &sim->rq[cpu].cfs_avg;
+	uint64_t u, est;
+
+	if ((unsigned)p->cpu != cpu || !p->avg.last_update_time || p->state != SS_TASK_RUNNABLE) {
+		*load = ss_cpu_load(sim, cpu);
+		*util = ss_cpu_util_of(sim, cpu);
+		*runnable = cfs->avg.runnable_avg;
+		return 0;
+	}
+	*load = lsub(cfs->avg.load_avg, p->avg.load_avg);
+	*runnable = lsub(cfs->avg.runnable_avg, p->avg.runnable_avg);
+	u = lsub(cfs->avg.util_avg, p->avg.util_avg);
+	if (ss_feat(sim->features, SS_FEAT_UTIL_EST)) {
+		est = lsub(cfs->avg.util_est.enqueued, task_util_est_only(&p->avg));
+		if (est > u)
+			u = est;
+	}
+	*util = u < sim->topo->cpu[cpu].capacity ? u : sim->topo->cpu[cpu].capacity;
+	return 1;
+}
+
+/* update_sg_wakeup_stats(), v6.6: the group's figures without p (a fork's child: none of them) */
 static void update_sg_wakeup_stats(struct ss_sim *sim, const struct ss_sched_domain *sd,
-				   const struct ss_sched_group *group, struct sg_wakeup_stats *sgs)
+				   const struct ss_sched_group *group, const struct ss_task *p,
+				   struct sg_wakeup_stats *sgs)
 {
 	memset(sgs, 0, sizeof *sgs);
 	for (unsigned i = ss_cpumask_first(group->span, sim->nr_cpus); i < sim->nr_cpus;
 	     i = ss_cpumask_next(group->span, sim->nr_cpus, i + 1)) {
 		const struct ss_rq *rq = &sim->rq[i];
-		unsigned nr_running = rq->cfs.nr_running;
+		uint64_t load, util, runnable;
+		unsigned local = without_p(sim, i, p, &load, &util, &runnable);
+		unsigned nr_running = rq->cfs.nr_running - local;
 
-		sgs->group_load += ss_cpu_load(sim, i);                  /* cpu_load_without() */
-		sgs->group_util += ss_cpu_util_of(sim, i);               /* cpu_util_without() */
-		sgs->group_runnable += rq->cfs_avg.avg.runnable_avg;     /* cpu_runnable_without() */
-		sgs->sum_h_nr_running += nr_running;
+		sgs->group_load += load;                 /* cpu_load_without() */
+		sgs->group_util += util;                 /* cpu_util_without() */
+		sgs->group_runnable += runnable;         /* cpu_runnable_without() */
+		sgs->sum_h_nr_running += nr_running;     /* h_nr_running - task_running_on_cpu() */
 		sgs->sum_nr_running += nr_running;
-		/* idle_cpu_without(): nothing running and no pending wakeup */
-		if (!nr_running && ss_idle_cpu(sim, i))
+		/*
+		 * idle_cpu_without(): nothing running but maybe p (rq->curr is the
+		 * idle task or p) and no pending wakeup, once nr_running without p is 0
+		 */
+		if (!nr_running && (rq->curr == NULL || rq->curr == p) && !ss_rq_claimed(sim, rq))
 			sgs->idle_cpus++;
 	}
 	sgs->group_capacity = group->capacity;
@@ -243,7 +299,7 @@ static const struct ss_sched_group *find_idlest_group(struct ss_sim *sim, const 
 		} else {
 			sgs = &tmp_sgs;
 		}
-		update_sg_wakeup_stats(sim, sd, group, sgs);
+		update_sg_wakeup_stats(sim, sd, group, p, sgs);
 		if (!local_group && update_pick_idlest(&idlest_sgs, sgs)) {
 			idlest = group;
 			idlest_sgs = *sgs;
@@ -371,7 +427,10 @@ int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, str
 
 	if (!ss_cpumask_intersects(sd->span, p->cpus_ptr, sim->nr_words))
 		return prev_cpu;
-	/* a forked task's util needs no sync (sync_entity_load_avg only when not SD_BALANCE_FORK) */
+	/* we need the task's util for cpu_util_without(): sync it to its cfs_rq's last update (a fork's child
+	 * needs none: it has no history) */
+	if (!((unsigned)sd_flag & SD_BALANCE_FORK))
+		ss___update_load_avg_blocked_se(sim->rq[p->cpu].cfs_avg.avg.last_update_time, &p->avg, p->se.weight);
 	while (sd) {
 		const struct ss_sched_group *group;
 		const struct ss_cpu_topo *ct;

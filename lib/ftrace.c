@@ -798,7 +798,8 @@ void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_
 
 /*
  * A fork's placement: "find_idlest_cpu: comm=C pid=P parent_cpu=N
- * levels=L result=R", L being each SD_BALANCE_FORK level find_idlest_cpu()
+ * levels=L result=R" (an exec's: exec_cpu=N, the task's own CPU, and its
+ * SD_BALANCE_EXEC levels), L being each SD_BALANCE_FORK level find_idlest_cpu()
  * visited, as NAME:stay(WHY,local_idle/idlest_idle) when find_idlest_group()
  * kept the task in the local group, or NAME:group=G(WHY,...)->cpu=C when it
  * chose the group whose first CPU is G and find_idlest_group_cpu() took C.
@@ -827,7 +828,7 @@ void ss_ft_fork_level(struct ss_sim *sim, const struct ss_sched_domain *sd, cons
 		ft->fork_len = (size_t)n < room ? ft->fork_len + (size_t)n : sizeof ft->fork_levels - 1;
 }
 
-void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, unsigned parent_cpu, int cpu)
+void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, const char *from, unsigned from_cpu, int cpu)
 {
 	struct ss_ftrace *ft = sim->ft;
 	struct col c;
@@ -835,8 +836,8 @@ void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, unsigned pare
 
 	if (traced_cpu(ft, sim->this_cpu)) {
 		f = line(sim, sim->this_cpu, waker_flags(sim), sim->now, &c);
-		fprintf(f, "tracing_mark_write: I|%d|find_idlest_cpu: comm=%s pid=%d parent_cpu=%u levels=%s result=%d\n", c.pid,
-			ft->comm[p->id], task_pid(p), parent_cpu, ft->fork_len ? ft->fork_levels : "none", cpu);
+		fprintf(f, "tracing_mark_write: I|%d|find_idlest_cpu: comm=%s pid=%d %s=%u levels=%s result=%d\n", c.pid,
+			ft->comm[p->id], task_pid(p), from, from_cpu, ft->fork_len ? ft->fork_levels : "none", cpu);
 	}
 	ft->fork_len = 0;
 	ft->fork_levels[0] = '\0';

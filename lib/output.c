@@ -30,7 +30,7 @@ static const char *const sis_outcome_names[SS_SIS_NR] = {
 };
 
 static const char *const mig_cause_names[SS_MIG_NR] = { "wakeup", "periodic", "newidle", "nohz", "active",
-								      "affinity" };
+								      "affinity", "exec" };
 static const char *const lb_kind_names[3] = { "periodic", "newidle", "nohz" };
 
 static double round3(double v)

@@ -280,6 +280,7 @@ static const char *action_name(enum ss_wl_action_kind k)
 	case SS_ACT_SEM_POST: return "sem_post";
 	case SS_ACT_SEM_WAIT: return "sem_wait";
 	case SS_ACT_SET_CPUS: return "set_cpus";
+	case SS_ACT_EXEC: return "exec";
 	}
 	return "?";
 }
@@ -356,6 +357,9 @@ static bool next_workload(struct replay *r, struct seg *sg)
 			break;
 		case SS_ACT_SET_CPUS:
 			/* the replay's one CPU stands for whichever the task may use */
+			break;
+		case SS_ACT_EXEC:
+			/* alone on an idle machine: sched_exec() keeps the task where it runs */
 			break;
 		case SS_ACT_SEM_POST:
 			/* alone: nobody waits, the value counts the post */

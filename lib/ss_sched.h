@@ -746,7 +746,7 @@ static inline uint64_t ss_cpu_load(const struct ss_sim *sim, unsigned cpu)
 }
 void ss_update_rq_clock(struct ss_sim *sim, struct ss_rq *rq);
 
-/* fork.c: the fork slow path of select_task_rq_fair (kernel v6.6). */
+/* fork.c: the fork and exec slow path of select_task_rq_fair (kernel v6.6). */
 int ss_find_idlest_cpu(struct ss_sim *sim, const struct ss_sched_domain *sd, struct ss_task *p, int cpu,
 		       int prev_cpu, int sd_flag);
 
@@ -975,7 +975,8 @@ void ss_ft_select_task_rq(struct ss_sim *sim, const struct ss_task *p, int wake_
 /* fork placement (find_idlest_cpu): one level's decision, then the task's line */
 void ss_ft_fork_level(struct ss_sim *sim, const struct ss_sched_domain *sd, const char *why, int group_cpu,
 		      unsigned local_idle, unsigned idlest_idle, int cpu);
-void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, unsigned parent_cpu, int cpu);
+/* from: "parent_cpu" (a fork, from the parent's CPU) or "exec_cpu" (sched_exec(), from the task's own) */
+void ss_ft_fork_place(struct ss_sim *sim, const struct ss_task *p, const char *from, unsigned from_cpu, int cpu);
 void ss_ft_sis_enter(struct ss_sim *sim, const struct ss_task *p, int prev, int target);
 /** outcome: enum ss_sis_outcome. */
 void ss_ft_sis_done(struct ss_sim *sim, const struct ss_task *p, int outcome, int cpu);

@@ -493,6 +493,10 @@ void ss_wl_next(const struct ss_wl_plan *p, uint32_t task, struct ss_wl_cursor *
 			out->kind = SS_ACT_YIELD;
 			c->pc++;
 			return;
+		case SS_OP_EXEC:
+			out->kind = SS_ACT_EXEC;
+			c->pc++;
+			return;
 		case SS_OP_SET_CPUS:
 			out->kind = SS_ACT_SET_CPUS;
 			out->target = in->arg <= p->wl->nr_cpusets ? in->arg : 0;

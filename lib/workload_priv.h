@@ -41,6 +41,7 @@ enum ss_wl_op {
 	SS_OP_SEM_POST,       /* arg = semaphore (sync object) */
 	SS_OP_SEM_WAIT,       /* arg = semaphore */
 	SS_OP_SET_CPUS,       /* arg = CPU set + 1 (struct ss_workload cpusets), 0 = all allowed */
+	SS_OP_EXEC,
 };
 
 /* WAKE/SEND target selection within the target role's set */

@@ -787,7 +787,7 @@ static bool compile_loop(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	if (!body_time)
 		return fail(c, m,
 			    "loop body never lets simulated time pass (expected a run, sleep or wait in it; a yield takes "
-			    "no time)");
+			    "no time, nor does an exec)");
 	*has_time = true;
 	in.op = SS_OP_ENDLOOP;
 	in.arg = start;
@@ -814,7 +814,7 @@ static bool compile_wait(struct ctx *c, uint32_t role, GArray *code, const yaml_
 }
 
 static const char *const stmt_keys[] = { "run", "sleep", "wake", "wait", "loop", "transaction", "send", "recv",
-					 "lock", "unlock", "timer", "barrier", "spawn", "exit", "run_wall", "yield", NULL };
+					 "lock", "unlock", "timer", "barrier", "spawn", "exit", "run_wall", "yield", "exec", NULL };
 
 /*
  * A timer period of at least 1 us, rt-app's unit (its periods are whole
@@ -898,7 +898,7 @@ static bool compile_recv(struct ctx *c, uint32_t role, GArray *code, const yaml_
 static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_node_t *n,
 			 unsigned depth, bool *has_time)
 {
-	bool seen[16] = { false };
+	bool seen[G_N_ELEMENTS(stmt_keys)] = { false };   /* one per statement key */
 	const yaml_node_t *k, *v;
 	struct ss_wl_insn in = { 0 };
 	ptrdiff_t npairs;
@@ -914,6 +914,10 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 	}
 	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "yield")) {
 		in.op = SS_OP_YIELD;   /* sched_yield(): takes no simulated time of its own */
+		return emit(c, code, &in, n->start_mark);
+	}
+	if (n->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(n), "exec")) {
+		in.op = SS_OP_EXEC;    /* sched_exec(): a placement, no simulated time of its own */
 		return emit(c, code, &in, n->start_mark);
 	}
 	if (n->type != YAML_MAPPING_NODE) {
@@ -1005,6 +1009,11 @@ static bool compile_stmt(struct ctx *c, uint32_t role, GArray *code, const yaml_
 		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(v), "true")))
 			return fail(c, v->start_mark, "yield takes no value (expected '- yield')");
 		in.op = SS_OP_YIELD;
+		return emit(c, code, &in, k->start_mark);
+	case 16: /* exec */
+		if (!is_null(v) && !(v->type == YAML_SCALAR_NODE && !strcmp(ss_yaml_sval(v), "true")))
+			return fail(c, v->start_mark, "exec takes no value (expected '- exec')");
+		in.op = SS_OP_EXEC;
 		return emit(c, code, &in, k->start_mark);
 	default:
 		return false;

@@ -528,6 +528,39 @@ static void test_yield(void **state)
 }
 
 /*
+ * exec: sched_exec() places the task by the fork path with its own load
+ * left out of its CPU (find_idlest_cpu(), SD_BALANCE_EXEC). Sharing CPU 0
+ * with a pinned hog, it moves to an idle CPU (the stopper: one migration of
+ * cause exec) and runs its 5 ms there; alone on an idle machine it stays
+ * at every exec (counted with itself, its CPU would look busy and it
+ * would move each time).
+ */
+static void test_exec_places(void **state)
+{
+	struct ss_results *r = run("instances_per_cpu: 0.001\ntasks:\n"
+				   "  - name: worker\n    start_cpu: 0\n    program: [exec, run: 5ms, exit]\n"
+				   "  - name: hog\n    cpus: \"0\"\n    start_cpu: 0\n    program: [run: 20ms, exit]\n",
+				   100, 30000000, NULL, NULL);
+	uint64_t other = 0;
+	(void)state;
+
+	assert_int_equal(r->migrations_by_cause[SS_MIG_EXEC], 1);
+	for (unsigned i = 1; i < r->nr_cpus; i++)
+		other += r->cpu[i].busy_ns;
+	assert_in_range(other, 5000000, 5200000);
+	assert_in_range(r->cpu[0].busy_ns, 20000000, 20200000);
+	ss_results_free(r);
+
+	r = run("instances_per_cpu: 0.001\ntasks:\n"
+		"  - name: solo\n    start_cpu: 5\n    program: [loop: {count: 10, do: [run: 1ms, exec]}, exit]\n",
+		100, 30000000, NULL, NULL);
+	assert_int_equal(r->migrations_by_cause[SS_MIG_EXEC], 0);
+	assert_int_equal(r->migrations, 0);
+	assert_in_range(r->cpu[5].busy_ns, 10000000, 10100000);
+	ss_results_free(r);
+}
+
+/*
  * metric `from: begin`: a finish time counted from the first transaction
  * begin (hackbench's gettimeofday(&start) after forking), with every
  * statistic restarted there; `from: start` (the default) counts from t = 0.
@@ -604,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_timer_modes),
 		cmocka_unit_test(test_run_wall),
 		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_exec_places),
 		cmocka_unit_test(test_finish_from_begin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

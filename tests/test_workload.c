@@ -275,6 +275,8 @@ static void test_netperf_client_sequence(void **state)
 
 	seed_task(p, 6, 42, &r);   /* pair[1]/client; its server is task 7 */
 	ss_wl_cursor_init(&c);
+	next(p, 6, &c, &r, &a);    /* execve() of netperf: sched_exec() first */
+	assert_int_equal(a.kind, SS_ACT_EXEC);
 	expect_run(p, 6, &c, &r, SS_ACT_RUN, 400000, 600000);   /* exec(), set-up */
 	expect_wake(p, 6, &c, &r, 5, true);                    /* connect() wakes netserver */
 	expect_wait(p, 6, &c, &r, 1);
@@ -475,6 +477,10 @@ static void test_loops_max_depth(void **state)
 		     "a yield takes no time");
 	expect_error("tasks:\n  - name: a\n    program: [run: 1us, yield: 3]\n", "t.yaml:6:",
 		     "yield takes no value");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, exec: 3]\n", "t.yaml:6:",
+		     "exec takes no value");
+	expect_error("tasks:\n  - name: a\n    program: [run: 1us, loop: {forever: true, do: [exec]}]\n", "t.yaml:6:",
+		     "nor does an exec");
 	expect_error("tasks:\n"
 		     "  - name: a\n"
 		     "    program:\n"
@@ -859,7 +865,7 @@ static void test_bad_strings(void **state)
 		     "t.yaml:6:16:", "out of range (expected 0..4095)");
 	/* statements */
 	expect_error("tasks:\n  - name: a\n    program: [spin: 1us]\n", "t.yaml:6:15:",
-		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn, exit, run_wall or yield)");
+		     "unknown key 'spin' in a program (expected one of: run, sleep, wake, wait, loop, transaction, send, recv, lock, unlock, timer, barrier, spawn, exit, run_wall, yield or exec)");
 	expect_error("tasks:\n  - name: a\n    program:\n      - run: 1us\n        sleep: 1us\n", "t.yaml:8:9:",
 		     "'sleep' in the same statement as 'run'");
 	expect_error("tasks:\n  - name: a\n    program: [spin]\n", "t.yaml:6:15:", "unknown statement 'spin'");

@@ -91,6 +91,7 @@ enum ss_mig_cause {
 	SS_MIG_NOHZ,       /* NOHZ idle balance on behalf of idle CPUs (CPU_IDLE) */
 	SS_MIG_ACTIVE,     /* active_load_balance_cpu_stop(): the stopper pushed a running task */
 	SS_MIG_AFFINITY,   /* sched_setaffinity() left the task's CPU out of its mask: migration_cpu_stop() */
+	SS_MIG_EXEC,       /* sched_exec() chose another CPU at execve(): migration_cpu_stop() */
 	SS_MIG_NR
 };
 

@@ -80,6 +80,9 @@ enum ss_wl_action_kind {
 	SS_ACT_SET_CPUS,   /* sched_setaffinity() of the task itself: CPU set `target` - 1 of the workload
 			      (ss_workload_cpuset()), `target` 0 = every CPU the run allows; a running task
 			      whose CPU leaves its mask moves at once (the migration stopper) */
+	SS_ACT_EXEC,       /* execve()'s sched_exec(): select_task_rq(WF_EXEC), the fork path's
+			      find_idlest_cpu() over the SD_BALANCE_EXEC domains with the task itself
+			      left out; another CPU chosen: the migration stopper moves it there */
 };
 
 /** SS_ACT_TIMER flags (field `count`). */
