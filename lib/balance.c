@@ -159,10 +159,6 @@ void ss_balance_init(struct ss_sim *sim)
 	const struct ss_topology *t = sim->topo;
 	sim->lb_cpus = g_new0(uint64_t, sim->nr_words);
 	sim->lb_swb = g_new0(uint64_t, sim->nr_words);
-	sim->lb_smt_single = true;
-	for (unsigned c = 0; c < sim->nr_cpus && sim->lb_smt_single; c++)
-		sim->lb_smt_single = ss_cpumask_weight(t->cpu[c].smt_mask, sim->nr_words) == 1 &&
-				     ss_cpumask_test(t->cpu[c].smt_mask, c);
 	sim->nr_level_keys = SS_SD_NUMA + t->nr_numa_levels;
 	if (sim->nr_level_keys > SS_MAX_LEVEL_KEYS)
 		sim->nr_level_keys = SS_MAX_LEVEL_KEYS;
@@ -634,23 +630,6 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	}
 }
 
-/* Number of cores in a group's span (sg->cores, init_sched_groups_capacity() v6.6). */
-static unsigned group_cores(struct ss_sim *sim, const struct ss_sched_group *sg)
-{
-	uint64_t *mask = sim->lb_swb;
-	unsigned n = 0;
-	if (sim->lb_smt_single)   /* each CPU its own core: the loop below removes one CPU a step */
-		return ss_cpumask_weight(sg->span, sim->nr_words);
-	ss_cpumask_copy(mask, sg->span, sim->nr_words);
-	for (unsigned c = ss_cpumask_first(mask, sim->nr_cpus); c < sim->nr_cpus; c = ss_cpumask_first(mask, sim->nr_cpus)) {
-		n++;
-		for (unsigned w = 0; w < sim->nr_words; w++)
-			mask[w] &= ~sim->topo->cpu[c].smt_mask[w];
-		ss_cpumask_clear_cpu(mask, c);
-	}
-	return n;
-}
-
 /* sibling_imbalance(), fair.c v6.6. */
 static long sibling_imbalance(struct lb_env *env, const struct sd_lb_stats *sds, const struct sg_lb_stats *busiest,
 			      const struct sg_lb_stats *local)
@@ -659,8 +638,8 @@ static long sibling_imbalance(struct lb_env *env, const struct sd_lb_stats *sds,
 
 	if (env->idle == CPU_NOT_IDLE || !busiest->sum_nr_running)
 		return 0;
-	ncores_busiest = group_cores(env->sim, sds->busiest);
-	ncores_local = group_cores(env->sim, sds->local);
+	ncores_busiest = sds->busiest->cores;   /* sg->cores, counted at build (topology.c publish_group) */
+	ncores_local = sds->local->cores;
 	if (ncores_busiest == ncores_local) {
 		imbalance = (long)busiest->sum_nr_running - (long)local->sum_nr_running;   /* lsub_positive */
 		return imbalance > 0 ? imbalance : 0;

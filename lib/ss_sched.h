@@ -447,7 +447,6 @@ struct ss_sim {
 	/* load balance scratch, preallocated (balance.c) */
 	uint64_t *lb_cpus;             /* env->cpus (load_balance_mask) */
 	uint64_t *lb_swb;              /* should_we_balance_tmpmask */
-	bool lb_smt_single;            /* every CPU's smt_mask is itself alone: a group has as many cores as CPUs */
 	uint8_t *sgc_imbalance;        /* sgc->imbalance by (level key, sgc id) */
 	unsigned nr_level_keys;
 	unsigned lb_cause;             /* enum ss_mig_cause of the pass running now */
@@ -698,9 +697,9 @@ static inline void ss_cline_write(struct ss_sim *sim, struct ss_cline *l, unsign
 {
 	if (!sim->coherence)
 		return;
-	for (unsigned w = 0; w < sim->nr_words; w++)
-		l->sharers[w] = 0;
-	l->sharers[writer / 64] = UINT64_C(1) << (writer % 64);
+	/* one store per word (a zeroing loop would become a memset() call per write) */
+	for (unsigned w = 0, ww = writer / 64; w < sim->nr_words; w++)
+		l->sharers[w] = w == ww ? UINT64_C(1) << (writer % 64) : 0;
 	l->writer = writer;
 }
 /** The owner's or another CPU's write of cpu's rq line. */

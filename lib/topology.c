@@ -1134,6 +1134,27 @@ static unsigned shared_group_flags(struct builder *bd, unsigned l, const struct 
 	return g->flags;
 }
 
+/*
+ * sg->cores, as init_sched_groups_capacity() (topology.c v6.6) counts it:
+ * for each CPU left in a copy of the span, one core, and its SMT siblings
+ * (cpu_smt_mask(), the SMT level's mask) leave the copy.
+ */
+static unsigned group_cores(const struct builder *bd, const uint64_t *span)
+{
+	uint64_t *m = g_new(uint64_t, bd->nw);
+	unsigned n = 0;
+
+	ss_cpumask_copy(m, span, bd->nw);
+	for (unsigned c = ss_cpumask_first(m, bd->n); c < bd->n; c = ss_cpumask_first(m, bd->n)) {
+		n++;
+		for (unsigned w = 0; w < bd->nw; w++)
+			m[w] &= ~bd->tl[0].mask[c][w];
+		ss_cpumask_clear_cpu(m, c);
+	}
+	g_free(m);
+	return n;
+}
+
 static void publish_group(struct builder *bd, struct ss_sched_group *pg, const struct bgrp *g, unsigned flags)
 {
 	pg->span = g->span;
@@ -1143,6 +1164,7 @@ static void publish_group(struct builder *bd, struct ss_sched_group *pg, const s
 	pg->id = g->id;
 	pg->balance_cpu = ss_cpumask_first(g->balance, bd->n);
 	pg->flags = flags;
+	pg->cores = group_cores(bd, g->span);
 }
 
 static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)

@@ -70,6 +70,8 @@ struct ss_sched_group {
 	unsigned balance_cpu;          /* group_balance_cpu(): first CPU of balance_mask */
 	unsigned flags;                /* sg->flags: SD_* of the child domain the group was built from,
 	                                  as cpu_attach_domain() leaves them (0 at the lowest level) */
+	unsigned cores;                /* sg->cores: cores (SMT sibling sets) the span touches, as
+	                                  init_sched_groups_capacity() (v6.6) counts them at build */
 };
 
 /**
