@@ -466,6 +466,7 @@ cJSON *ss_run_length_json(const struct ss_results *r)
 		add_num(w, "half_width", x->half_width);
 		add_num(w, "half_width_pct", x->mean != 0 ? 100.0 * x->half_width / fabs(x->mean) : NAN);
 		add_num(w, "von_neumann_z", x->von_neumann_z);
+		add_num(w, "lag1_autocorrelation", x->lag1_autocorrelation);
 	}
 	if (x->paired) {
 		w = cJSON_AddObjectToObject(o, "paired");
@@ -473,6 +474,7 @@ cJSON *ss_run_length_json(const struct ss_results *r)
 		if (x->paired_index) {
 			add_num(w, "delta_pct", x->delta_pct);
 			add_num(w, "delta_half_width_pct", x->delta_half_width_pct);
+			add_num(w, "delta_lag1_autocorrelation", x->delta_lag1_autocorrelation);
 		}
 	}
 	return o;

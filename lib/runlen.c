@@ -109,6 +109,35 @@ bool ss_batch_means(const double *x, unsigned k, double *mean, double *half_widt
 	return true;
 }
 
+double ss_ar1_inflation(const double *x, unsigned k, double *phi)
+{
+	double m = 0, ss = 0, sc = 0, f;
+
+	if (phi)
+		*phi = 0;
+	if (k < 4)
+		return 1.0;
+	for (unsigned j = 0; j < k; j++)
+		m += x[j];
+	m /= k;
+	for (unsigned j = 0; j < k; j++)
+		ss += (x[j] - m) * (x[j] - m);
+	if (!(ss > 0))
+		return 1.0;
+	for (unsigned j = 0; j + 1 < k; j++)
+		sc += (x[j] - m) * (x[j + 1] - m);
+	/* the lag-1 sample autocorrelation r is biased low in short series, E r ≈ φ − (1 + 3φ)/k
+	 * for an AR(1) with an estimated mean (Marriott and Pope, Biometrika 41, 1954): φ ≈ (k r + 1)/(k − 3) */
+	f = ((double)k * (sc / ss) + 1.0) / ((double)k - 3.0);
+	if (phi)
+		*phi = f;
+	if (f >= 1.0)
+		return INFINITY;
+	if (f < 0)
+		f = 0;
+	return sqrt((1.0 + f) / (1.0 - f));
+}
+
 /* ---- the controller ---- */
 
 struct rl_side {
@@ -125,8 +154,8 @@ struct rl_side {
 	uint64_t cum[SS_RL_MAX_BATCHES + 1];       /* counts at the window's batch boundaries */
 	struct ss_lat_hist *snap;                  /* percentile: SS_RL_MAX_BATCHES + 1 histograms there */
 	double val[SS_RL_MAX_BATCHES];
-	double mean, hw, vn;            /* NAN until computed */
-	double delta, delta_hw;         /* against side 0, %; NAN until computed */
+	double mean, hw, vn, phi;       /* NAN until computed; hw AR(1)-corrected, phi the batches' lag-1 autocorrelation */
+	double delta, delta_hw, delta_phi;   /* against side 0, % (hw corrected), and the differences' phi; NAN until computed */
 };
 
 struct rl {
@@ -250,7 +279,7 @@ static bool evaluate(struct rl *rl)
 		struct rl_side *sd = &rl->s[i];
 		bool finite = rl->k >= 2;
 
-		sd->mean = sd->hw = sd->vn = sd->delta = sd->delta_hw = NAN;
+		sd->mean = sd->hw = sd->vn = sd->phi = sd->delta = sd->delta_hw = sd->delta_phi = NAN;
 		for (unsigned j = 0; j < rl->k; j++) {
 			sd->val[j] = figure(rl, sd->cum[j + 1] - sd->cum[j], sd->snap ? &sd->snap[j] : NULL,
 					    sd->snap ? &sd->snap[j + 1] : NULL, len);
@@ -262,7 +291,8 @@ static bool evaluate(struct rl *rl)
 			continue;
 		}
 		ss_batch_means(sd->val, rl->k, &sd->mean, &sd->hw, &sd->vn);
-		if (!rl->paired && (!(sd->mean != 0) || sd->hw > rl->precision * fabs(sd->mean) || sd->vn > SS_RL_VN_CRIT))
+		sd->hw *= ss_ar1_inflation(sd->val, rl->k, &sd->phi);   /* the AR(1)-corrected half-width */
+		if (!rl->paired && (!(sd->mean != 0) || !(sd->hw <= rl->precision * fabs(sd->mean)) || sd->phi > SS_RL_PHI_MAX))
 			ok = false;
 		if (!rl->paired && !(sd->mean != 0))
 			rl->no_interval = true;
@@ -271,7 +301,7 @@ static bool evaluate(struct rl *rl)
 		return ok;
 	for (unsigned i = 1; i < rl->n; i++) {
 		struct rl_side *a = &rl->s[0], *bs = &rl->s[i];
-		double d[SS_RL_MAX_BATCHES], r, dm, dhw, dvn;
+		double d[SS_RL_MAX_BATCHES], r, dm, dhw, dvn, dphi;
 
 		if (!(a->mean != 0)) {
 			rl->no_interval = true;
@@ -282,9 +312,11 @@ static bool evaluate(struct rl *rl)
 		for (unsigned j = 0; j < rl->k; j++)
 			d[j] = bs->val[j] - r * a->val[j];
 		ss_batch_means(d, rl->k, &dm, &dhw, &dvn);
+		dhw *= ss_ar1_inflation(d, rl->k, &dphi);
 		bs->delta = 100.0 * (r - 1.0);
 		bs->delta_hw = 100.0 * dhw / fabs(a->mean);
-		if (bs->delta_hw > 100.0 * rl->precision || dvn > SS_RL_VN_CRIT)
+		bs->delta_phi = dphi;
+		if (!(bs->delta_hw <= 100.0 * rl->precision) || dphi > SS_RL_PHI_MAX)
 			ok = false;
 	}
 	return ok;
@@ -352,19 +384,22 @@ static void fill_info(const struct rl *rl, unsigned i, struct ss_results *r)
 	x->max_duration_ns = rl->precision ? rl->duration : 0;
 	x->batch_ns = rl->batch_ns;
 	x->stopped = rl->stopped;
-	x->mean = x->half_width = x->von_neumann_z = x->delta_pct = x->delta_half_width_pct = NAN;
+	x->mean = x->half_width = x->von_neumann_z = x->lag1_autocorrelation = x->delta_pct = x->delta_half_width_pct =
+		x->delta_lag1_autocorrelation = NAN;
 	if (rl->precision) {
 		x->batches = rl->k;
 		x->batch_len_ns = (uint64_t)rl->b * rl->batch_ns;
 		x->mean = sd->mean;
 		x->half_width = sd->hw;
 		x->von_neumann_z = sd->vn;
+		x->lag1_autocorrelation = sd->phi;
 	}
 	x->paired = rl->paired;
 	x->paired_index = i;
 	if (rl->paired && i) {
 		x->delta_pct = sd->delta;
 		x->delta_half_width_pct = sd->delta_hw;
+		x->delta_lag1_autocorrelation = sd->delta_phi;
 	}
 	if (rl->exited)
 		ss_results_warn(r, g_strdup_printf("every task of the workload exited at %.6f s: the window ended at the "
@@ -374,10 +409,10 @@ static void fill_info(const struct rl *rl, unsigned i, struct ss_results *r)
 		g_autofree char *what = rl->no_interval
 			? g_strdup("no interval could be computed (a batch without a figure, e.g. no wakeups, or a mean of 0)")
 			: rl->paired
-			? g_strdup_printf("the paired delta's 95 %% interval is still wider than +-%g %%, or its batches not "
-					  "independent", 100.0 * rl->precision)
+			? g_strdup_printf("the paired delta's 95 %% interval is still wider than +-%g %%, or its batches' "
+					  "lag-1 autocorrelation above %.2f", 100.0 * rl->precision, SS_RL_PHI_MAX)
 			: g_strdup_printf("the 95 %% interval of the figure is still wider than +-%g %% of its mean, or its "
-					  "batches not independent", 100.0 * rl->precision);
+					  "batches' lag-1 autocorrelation above %.2f", 100.0 * rl->precision, SS_RL_PHI_MAX);
 		ss_results_warn(r, g_strdup_printf("--precision: %s at the cap of %.3f s (%u batches of %.3f s; raise "
 						   "--duration, or ask for less)", what, (double)rl->duration / 1e9, rl->k,
 						   (double)x->batch_len_ns / 1e9));
@@ -432,7 +467,7 @@ static bool run_group(const struct ss_run_config *cfgs, unsigned n, double preci
 	for (unsigned i = 0; i < n; i++) {
 		struct rl_side *sd = &rl.s[i];
 
-		sd->mean = sd->hw = sd->vn = sd->delta = sd->delta_hw = NAN;
+		sd->mean = sd->hw = sd->vn = sd->phi = sd->delta = sd->delta_hw = sd->delta_phi = NAN;
 		if (!(sd->run = ss_run_open(&cfgs[i], &ctl, err)))
 			goto out;
 		sd->mser = g_array_new(FALSE, FALSE, sizeof(double));

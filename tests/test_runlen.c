@@ -119,6 +119,50 @@ static void test_batch_means(void **state)
 	assert_true(isnan(ss_t975(0)));
 }
 
+/*
+ * The AR(1) correction: φ of known series; and over 2000 replications of 32
+ * batch means from an AR(1) process (φ = 0.5, mean 0, GLib's seeded
+ * generator), the corrected 95 % intervals cover the mean at least 90 % of
+ * the time where the uncorrected ones, too narrow by √3, do not reach 85 %.
+ */
+static void test_ar1_inflation(void **state)
+{
+	(void)state;
+	double phi, x[32];
+	const double alt[] = { 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1 }, flat[] = { 2, 2, 2, 2 }, ramp[] = { 1, 2, 3, 4, 5 };
+	GRand *g = g_rand_new_with_seed(7);
+	unsigned cov = 0, cov_plain = 0, n = 2000;
+
+	/* alternating, k = 12: r = −11/12, φ = (12 r + 1)/9 = −10/9 < 0: never narrower */
+	assert_float_equal(ss_ar1_inflation(alt, 12, &phi), 1.0, 1e-12);
+	assert_float_equal(phi, -10.0 / 9.0, 1e-12);
+	assert_float_equal(ss_ar1_inflation(flat, 4, &phi), 1.0, 1e-12);
+	assert_float_equal(phi, 0.0, 1e-12);
+	assert_float_equal(ss_ar1_inflation(ramp, 3, &phi), 1.0, 1e-12);   /* k < 4 */
+	/* 1..5: Σ(x−3)(x'−3) = (−2)(−1) + (−1)0 + 0·1 + 1·2 = 4, Σ(x−3)² = 10: r = 0.4, φ = (5·0.4 + 1)/2 = 1.5 */
+	assert_true(isinf(ss_ar1_inflation(ramp, 5, &phi)));
+	assert_float_equal(phi, 1.5, 1e-12);
+	for (unsigned r = 0; r < n; r++) {
+		double e = 0, m, hw, f;
+
+		for (unsigned i = 0; i < 200; i++)   /* start in the stationary law */
+			e = 0.5 * e + g_rand_double_range(g, -1, 1);
+		for (unsigned i = 0; i < 32; i++) {
+			e = 0.5 * e + g_rand_double_range(g, -1, 1);
+			x[i] = e;
+		}
+		assert_true(ss_batch_means(x, 32, &m, &hw, NULL));
+		f = ss_ar1_inflation(x, 32, NULL);
+		assert_true(f >= 1.0);
+		cov_plain += fabs(m) <= hw;
+		cov += fabs(m) <= hw * f;
+	}
+	g_rand_free(g);
+	print_message("AR(1) phi 0.5, 32 batches: corrected intervals cover %u of %u, uncorrected %u\n", cov, n, cov_plain);
+	assert_true(cov >= 9 * n / 10);
+	assert_true(cov_plain < 85 * n / 100);
+}
+
 static void test_grammar(void **state)
 {
 	(void)state;
@@ -324,6 +368,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mser_planted),
 		cmocka_unit_test(test_batch_means),
+		cmocka_unit_test(test_ar1_inflation),
 		cmocka_unit_test(test_grammar),
 		cmocka_unit_test(test_chosen_equals_fixed),
 		cmocka_unit_test(test_mser_finds_transient),

@@ -80,6 +80,24 @@ double ss_t975(unsigned df);
 bool ss_batch_means(const double *x, unsigned k, double *mean, double *half_width, double *vn_z);
 /** The von Neumann test's one-sided 10 % critical value (z_0.90): a statistic above it rejects independence. */
 #define SS_RL_VN_CRIT 1.2816
+/**
+ * The largest lag-1 autocorrelation of the batch means a judgement accepts:
+ * sin(0.927) = 0.80, ASAP3's bound for its AR(1) correction (Steiger, Lada,
+ * Wilson, Joines, Alexopoulos and Goldsman, ACM TOMACS 15(1), 2005).
+ */
+#define SS_RL_PHI_MAX 0.80
+/**
+ * The AR(1) correction of a batch-means half-width (after ASAP3, above):
+ * r = Σ_j (x_j − x̄)(x_{j+1} − x̄) / Σ_j (x_j − x̄)², the lag-1 sample
+ * autocorrelation of x[0..k), and φ = (k r + 1)/(k − 3), r corrected for its
+ * bias in a short AR(1) series (E r ≈ φ − (1 + 3φ)/k; Marriott and Pope,
+ * Biometrika 41, 1954). The variance of x̄ under an AR(1) model of the
+ * batch means is about (1 + φ)/(1 − φ) times the independent one; returns
+ * the half-width factor √((1 + φ⁺)/(1 − φ⁺)), φ⁺ = max(φ, 0) (a negative φ
+ * never narrows the interval), INFINITY when φ ≥ 1. *phi (may be NULL) gets
+ * φ; 0 for k < 4 or constant x (factor 1).
+ */
+double ss_ar1_inflation(const double *x, unsigned k, double *phi);
 
 /**
  * Run cfg with its run length chosen by statistics (cfg->warmup_auto,

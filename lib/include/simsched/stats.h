@@ -342,12 +342,16 @@ struct ss_results {
 		uint64_t batch_ns;           /* the observation interval */
 		unsigned batches;            /* batches of the window */
 		uint64_t batch_len_ns;       /* the length of each */
-		double mean, half_width;     /* batch means of the workload's figure (its unit) and the 95 % half-width */
+		double mean, half_width;     /* batch means of the workload's figure (its unit) and the 95 % half-width,
+		                                AR(1)-corrected (ss_ar1_inflation()) */
 		double von_neumann_z;        /* the batch means' von Neumann statistic C / sd (> 1.2816: correlated, at 10 %) */
+		double lag1_autocorrelation; /* φ of the batch means (ss_ar1_inflation()); a judgement needs φ <= SS_RL_PHI_MAX */
 		const char *stopped;         /* static: "precision", "cap" or "duration" (a fixed --duration) */
 		bool paired;                 /* the length was chosen on the paired Δ against a baseline run */
 		unsigned paired_index;       /* this run's index in the group (0 = the baseline) */
-		double delta_pct, delta_half_width_pct;   /* Δ % of the figure against the baseline, its 95 % half-width */
+		double delta_pct, delta_half_width_pct;   /* Δ % of the figure against the baseline, its 95 % half-width
+		                                             (AR(1)-corrected) */
+		double delta_lag1_autocorrelation;        /* φ of the batch differences the Δ's interval is made of */
 	} run_length;
 };
 
