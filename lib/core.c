@@ -1120,6 +1120,27 @@ static bool cpu_allowed(const struct ss_sim *sim, const struct ss_task *p, int c
 }
 
 /*
+ * A workload's cpulist as the machine's mask m (nr_words words): CPUs the
+ * machine does not have are dropped, as the kernel's sched_setaffinity()
+ * drops bits past nr_cpu_ids before it ands the request with the online
+ * CPUs. false for a list the loader would have refused (malformed, or a CPU
+ * >= SS_MAX_CPUS).
+ */
+static bool parse_cpus_clipped(const struct ss_sim *sim, const char *list, uint64_t *m)
+{
+	uint64_t all[SS_MAX_CPUS / 64];
+	unsigned bad;
+
+	if (ss_cpumask_parse_list(list, all, SS_MAX_CPUS, &bad) < 0)
+		return false;
+	for (unsigned w = 0; w < sim->nr_words; w++)
+		m[w] = all[w];
+	if (sim->nr_cpus % 64)
+		m[sim->nr_words - 1] &= (UINT64_C(1) << (sim->nr_cpus % 64)) - 1;
+	return true;
+}
+
+/*
  * select_fallback_rq(cpu, p) (core.c v6.6), cpu = task_cpu(p): the first
  * allowed CPU of cpu's node, else the first allowed CPU. (The cpuset and
  * cpu_possible_mask widening after that never happens: p->cpus_ptr is never
@@ -3108,7 +3129,6 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		for (unsigned i = 0; i < sim->nr_tasks && i < sim->plan->tasks_per_instance; i++) {
 			const struct ss_wl_task *wt = &sim->plan->task[i];
 			uint64_t *m = &sim->task_cpus[(size_t)wt->role * sim->nr_words];
-			unsigned bad;
 
 			if (!wt->cpus)
 				continue;
@@ -3116,7 +3136,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 				/* the harness's CPU: the first allowed one (docs/workloads.md "cpus") */
 				ss_cpumask_zero(m, sim->nr_words);
 				ss_cpumask_set(m, sim->harness_cpu);
-			} else if (ss_cpumask_parse_list(wt->cpus, m, sim->nr_cpus, &bad) < 0 ||
+			} else if (!parse_cpus_clipped(sim, wt->cpus, m) ||
 			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), ss_cpumask_empty(m, sim->nr_words))) {
 				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_CPUS);
 				unsigned len = 8 * sim->nr_cpus + 16;
@@ -3144,9 +3164,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		for (unsigned k = 0; k < sim->nr_cpusets; k++) {
 			const char *at = NULL, *list = ss_workload_cpuset(cfg->wl, k, &at);
 			uint64_t *m = &sim->cpuset_cpus[(size_t)k * sim->nr_words];
-			unsigned bad;
 
-			if (ss_cpumask_parse_list(list, m, sim->nr_cpus, &bad) >= 0 &&
+			if (parse_cpus_clipped(sim, list, m) &&
 			    (ss_cpumask_and(m, m, sim->allowed_mask, sim->nr_words), !ss_cpumask_empty(m, sim->nr_words)))
 				continue;
 			unsigned len = 8 * sim->nr_cpus + 16;
@@ -3260,9 +3279,12 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		/* (a task the harness forks is placed when it starts: start_task()) */
 		if ((start_cpu != SS_WL_START_FORK || wt->spawned) && !ss_cpumask_test(p->cpus_ptr, (unsigned)p->cpu)) {
 			if (start_cpu >= 0) {
+				const char *at = ss_workload_role_where(cfg->wl, wt->role, SS_WL_FIELD_START_CPU);
+
 				g_set_error(err, SS_ERROR, SS_ERROR_INVALID,
-					    "workload %s, task %s: start_cpu %d is not in its cpus '%s'",
-					    ss_workload_name(cfg->wl), wt->path, start_cpu, wt->cpus);
+					    "%s%s: start_cpu %d of task %s is not in its cpus '%s'",
+					    at ? at : "workload ", at ? "" : ss_workload_name(cfg->wl), start_cpu, wt->path,
+					    wt->cpus);
 				return false;
 			}
 			p->cpu = (int32_t)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);

@@ -802,9 +802,58 @@ static void test_run_start_errors(void **state)
 	expect_run_error(ss_workload_load(BAD("memory-node-not-on-machine.yaml"), &err), NULL,
 			 BAD("memory-node-not-on-machine.yaml") ":7:18: ",
 			 "memory_node 9 of role 'remote' is not a node of kunpeng920 (expected one of its node ids: 0-3)");
+	{
+		/* a start_cpu outside the role's own cpus: at the start_cpu field */
+		static const char start[] = "name: t\ninstance: one\n"
+					    "metric: {name: x, unit: transactions/s, higher_is_better: true}\n"
+					    "tasks:\n  - name: s\n    cpus: \"3\"\n    start_cpu: 5\n    program: [run: 1ms]\n";
+		expect_run_error(ss_workload_load_string(start, sizeof start - 1, "start.yaml", &err), NULL, "start.yaml:7:16: ",
+				 "start_cpu 5 of task one[0]/s is not in its cpus '3'");
+	}
 	/* CPUs 0-3 exist, but --nodes 2 leaves only 64-95 */
 	expect_run_error(ss_workload_load_string(pinned, sizeof pinned - 1, "pinned.yaml", &err), "2", "pinned.yaml:6:11: ",
 			 "cpus '0-3' of role 'pinned' has no CPU the task may use on kunpeng920 (expected CPUs of 64-95, as restricted by --nodes)");
+}
+
+/*
+ * A cpus list that also names CPUs the machine does not have is the list ∩
+ * the machine's CPUs (sched_setaffinity() drops bits past nr_cpu_ids): on
+ * kunpeng920 (0-127) "126-200" is CPUs 126-127, every busy ns there.
+ */
+static void test_cpus_beyond_machine_dropped(void **state)
+{
+	static const char wide[] = "name: t\ninstance: one\ninstances_per_cpu: 1\n"
+				   "metric: {name: x, unit: transactions/s, higher_is_better: true}\n"
+				   "tasks:\n  - name: pinned\n    count: 4\n    cpus: \"126-200\"\n"
+				   "    program: [loop: {forever: true, do: [transaction: begin, run: 100us, transaction: end]}]\n";
+	GError *err = NULL;
+	struct ss_topology *t = ss_topology_load(SS_SOURCE_DIR "/topologies/kunpeng920.yaml", &err);
+	struct ss_workload *w = ss_workload_load_string(wide, sizeof wide - 1, "wide.yaml", &err);
+	struct ss_run_config c = { 0 };
+	struct ss_results *r;
+	uint64_t busy = 0;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(w);
+	c.topo = t;
+	c.wl = w;
+	ss_params_defaults(&c.params, t);
+	c.params.background = 0;
+	c.load_pct_x100 = 1;
+	c.seed = 1;
+	c.warmup_ns = 1000000;
+	c.duration_ns = 2000000;
+	r = ss_simulate(&c, &err);
+	if (!r)
+		fail_msg("%s", err->message);
+	for (unsigned cpu = 0; cpu < 126; cpu++)
+		assert_int_equal(r->cpu[cpu].busy_ns, 0);
+	busy = r->cpu[126].busy_ns + r->cpu[127].busy_ns;
+	assert_true(busy > 2 * 1900000);   /* four tasks on two CPUs: both busy */
+	ss_results_free(r);
+	ss_workload_free(w);
+	ss_topology_free(t);
 }
 
 static void test_bad_strings(void **state)
@@ -1183,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_run_start_errors),
+		cmocka_unit_test(test_cpus_beyond_machine_dropped),
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_params_defaults_and_overrides),
 		cmocka_unit_test(test_params_errors),
