@@ -177,7 +177,7 @@ static const struct ss_cmp_metric_info metrics[SS_CMP_NR_METRICS] = {
 	[SS_CMP_IDLE_WITH_WORK_PCT] = { "idle_with_work_pct", "%", false, m_idle_with_work_pct,
 					"CPU time idle while another CPU of the same LLC had a waiting task, % of CPUs x window", 1 },
 	[SS_CMP_ALL_MIGRATIONS] = { "all_migrations", "per s", false, m_all_migrations,
-				    "migrations of every cause (wakeup, fork, periodic/newidle/NOHZ balance, active), per simulated second", 1 },
+				    "migrations of every cause (wakeup, periodic/newidle/NOHZ balance, active, affinity, exec), per simulated second", 1 },
 	/* name, unit and direction are the workload's (ss_compare_result_set_metric) */
 	[SS_CMP_WORKLOAD] = { "workload", "the workload's unit", true, m_workload,
 			      "the workload's own figure (its file's metric: throughput, MB/s, runtime, latency percentile)", 2 },

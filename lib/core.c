@@ -1915,22 +1915,41 @@ static bool sched_exec(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *p)
 
 	sim->this_cpu = rq->cpu;
 	sim->current = p;
+	/*
+	 * sched_exec() (core.c v6.6) calls p->sched_class->select_task_rq() itself, not the
+	 * core's select_task_rq(): no select_fallback_rq() for an answer the
+	 * task may not use. (A task with one allowed CPU runs on it, which is
+	 * what select_task_rq_fair()'s find_idlest_cpu() answers: asked here
+	 * without the walk.)
+	 */
 	if (p->nr_cpus_allowed > 1)
 		dest = sim->policy->select_task_rq(sim, p, p->cpu, WF_EXEC);
 	else
 		dest = (int)ss_cpumask_first(p->cpus_ptr, sim->nr_cpus);
-	if (!cpu_allowed(sim, p, dest))
-		dest = select_fallback_rq(sim, p, p->cpu);
 	if (ss_tracing(sim))
 		ss_ft_fork_place(sim, p, "exec_cpu", rq->cpu, dest);
 	sim->current = NULL;
 	sim->this_cpu = saved_this;
-	if (dest == (int)rq->cpu)
+	/* the new image (exec_mmap()) is memory touched afresh, hot on no CPU: no refill after
+	 * a move for it, and its home node is where it first runs, as a new process's */
+	p->last_ran_cpu = -1;
+	p->mem_home = sim->plan->task[p->id].mem_node;
+	/* dest_cpu == smp_processor_id(), or !cpu_active(dest_cpu): the task stays, no stopper */
+	if (dest == (int)rq->cpu || dest < 0 || (unsigned)dest >= sim->nr_cpus ||
+	    !ss_cpumask_test(sim->topo->active_mask, (unsigned)dest)) {
+		if (dest != (int)rq->cpu && sim->measuring)
+			sim->res->exec_refused++;
 		return true;
+	}
 	ss_update_rq_clock(sim, rq);
 	stopper_preempt(sim, rq, p);
-	ss_detach_task(sim, p, (unsigned)dest, SS_MIG_EXEC);
-	ss_attach_task(sim, p, false, false);
+	/* migration_cpu_stop() -> __migrate_task(): !is_cpu_allowed(p, dest_cpu) leaves it where it is */
+	if (cpu_allowed(sim, p, dest)) {
+		ss_detach_task(sim, p, (unsigned)dest, SS_MIG_EXEC);
+		ss_attach_task(sim, p, false, false);
+	} else if (sim->measuring) {
+		sim->res->exec_refused++;
+	}
 	stopper_finish(sim, rq, saved_this);
 	return false;
 }
@@ -2478,7 +2497,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sic_budget_found, 0, sizeof r->sic_budget_found);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
-	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = 0;
+	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = r->exec_refused = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);
 	memset(r->migrations_by_level, 0, sizeof r->migrations_by_level);

@@ -386,6 +386,7 @@ static void sis_scan_json(cJSON *root, const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
 	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
 	cJSON_AddNumberToObject(o, "fork_fallback_rq", (double)r->fork_fallback);
+	cJSON_AddNumberToObject(o, "exec_refused", (double)r->exec_refused);
 }
 
 static void sis_scan_text(GString *s, const struct ss_results *r)
@@ -415,6 +416,9 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 	if (r->wakeups_fallback || r->fork_fallback)
 		g_string_append_printf(s, "%-34s %llu wakeups, %llu forks\n", "placed outside p->cpus_ptr (fallback)",
 				       (unsigned long long)r->wakeups_fallback, (unsigned long long)r->fork_fallback);
+	if (r->exec_refused)
+		g_string_append_printf(s, "%-34s %llu (the task stayed: sched_exec() has no fallback)\n",
+				       "exec answers not acted on", (unsigned long long)r->exec_refused);
 }
 
 static void sis_scan_llc_text(GString *s, const struct ss_results *r)

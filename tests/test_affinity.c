@@ -268,12 +268,74 @@ static void test_invalid_answers_fall_back(void **state)
 	ss_topology_free(t);
 }
 
+/*
+ * The same bad answers at an exec: v6.6 sched_exec() calls the class's
+ * select_task_rq() itself, without the core's select_fallback_rq(); an
+ * answer that is not an active CPU makes it return, and __migrate_task()
+ * refuses one the task may not use. A task on CPU 6 (node 1 of off16) that
+ * execs every 200 us stays there for every answer, each refused exec
+ * counted in exec_refused (answer 6 answers exec with its own CPU: none).
+ */
+static void test_invalid_exec_answers_stay(void **state)
+{
+	static const char off16[] =
+		"name: off16\nvendor: intel\noffline: \"5,10\"\nnuma: {distance: [[10, 21], [21, 10]]}\n"
+		"packages:\n  - cores: [[0, 8], [1, 9], [2, 10], [3, 11]]\n  - cores: [[4, 12], [5, 13], [6, 14], [7, 15]]\n";
+	static const char execs[] =
+		"name: execs\ninstance: task\ninstances_per_cpu: 1\n"
+		"metric: {name: throughput, unit: transactions/s, higher_is_better: true}\n"
+		"tasks:\n  - name: t\n    start_cpu: 6\n"
+		"    program: [loop: {forever: true, do: [transaction: begin, run: 200us, transaction: end, exec]}]\n";
+	GError *err = NULL;
+	const char *name = NULL;
+	struct ss_topology *t = ss_topology_load_string(off16, sizeof off16 - 1, "off16.yaml", &err);
+	struct ss_workload *w = ss_workload_load_string(execs, sizeof execs - 1, "execs.yaml", &err);
+	if (!t || !w)
+		fail_msg("%s", err->message);
+	assert_true(ss_policy_plugin_load(SS_PLUGIN_DIR "/plugin_bad_cpu.so", &name, &err));
+
+	for (unsigned answer = 0; answer <= 6; answer++) {
+		struct ss_run_config c = { 0 };
+		char set[32];
+		c.topo = t;
+		c.wl = w;
+		c.policy = "test_bad_cpu";
+		ss_params_defaults(&c.params, t);
+		snprintf(set, sizeof set, "policy.answer=%u", answer);
+		assert_true(ss_params_set(&c.params, "test_bad_cpu", set, &err));
+		c.params.background = 0;
+		c.load_pct_x100 = 1;   /* one instance */
+		c.seed = 3;
+		c.warmup_ns = 1000000;
+		c.duration_ns = 10000000;
+		struct ss_results *r = ss_simulate(&c, &err);
+		if (!r)
+			fail_msg("answer %u: %s", answer, err->message);
+		assert_int_equal(r->nr_instances, 1);
+		assert_true(r->transactions >= 40);
+		assert_int_equal(r->migrations_by_cause[SS_MIG_EXEC], 0);
+		for (unsigned cpu = 0; cpu < r->nr_cpus; cpu++)
+			if (cpu != 6)
+				assert_int_equal(r->cpu[cpu].busy_ns, 0);
+		if (answer == 6) {
+			assert_int_equal(r->exec_refused, 0);
+		} else {
+			/* one exec per transaction: those of the window, give or take the one at its edge */
+			assert_true(r->exec_refused + 1 >= r->transactions && r->exec_refused <= r->transactions + 1);
+		}
+		ss_results_free(r);
+	}
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_affinity_property),
 		cmocka_unit_test(test_affinity_check_catches_stray_policy),
 		cmocka_unit_test(test_invalid_answers_fall_back),
+		cmocka_unit_test(test_invalid_exec_answers_stay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,8 @@
  *
  *   burst_threshold — Li kunyu, "[RFC PATCH 5/6] sched/fair: Add task burst
  *       threshold for large-scale bursts": after select_task_rq_fair() picked
- *       new_cpu (wakeup or fork path), if new_cpu's rq already holds at least
+ *       new_cpu (wakeup, fork or exec path: the check ends select_task_rq_fair(),
+ *       which sched_exec() calls too, WF_EXEC), if new_cpu's rq already holds at least
  *       sysctl_smt_buddy_balance_task runnable tasks, take the first CPU of
  *       nohz.idle_cpus_mask after new_cpu (for_each_cpu_wrap from new_cpu + 1)
  *       that is idle and allowed.

@@ -37,10 +37,15 @@ for k, j in r.items():
     lat = j["wakeup_latency_ns"]
     assert lat["count"] > 0 and lat["p50"] <= lat["p99"] <= lat["max"], (k, lat)
     assert j["run"]["instances"] == (32 if k.endswith("-25") else 128)
-# SIS_UTIL: budget large at 25 %, 0 on a saturated LLC at 100 %
-mean25 = max(l["mean"] for l in r["sis_util-25"]["nr_idle_scan"]["llc"])
-mean100 = max(l["mean"] for l in r["sis_util-100"]["nr_idle_scan"]["llc"])
-assert mean25 > 16 and mean100 < mean25, (mean25, mean100)
+# SIS_UTIL: budget large at 25 %, small on saturated LLCs at 100 %, over the
+# four LLCs (an LLC whose last write came while the start-up still left it
+# idle keeps that budget: a busy CPU's next LLC balance is 32 ms x
+# busy_factor 16 later, after this window)
+def llc_mean(k):
+    ls = r[k]["nr_idle_scan"]["llc"]
+    return sum(l["mean"] for l in ls) / len(ls)
+mean25, mean100 = llc_mean("sis_util-25"), llc_mean("sis_util-100")
+assert mean25 > 16 and mean100 < mean25 / 2, (mean25, mean100)
 for l in r["sis_util-25"]["nr_idle_scan"]["llc"]:
     assert len(l["series"]) == len(l["util_series"]) > 0
     assert all(0 <= v <= l["nr_cpus"] for v in l["series"])
@@ -51,6 +56,6 @@ assert all(l["writes"] == 0 and l["final"] == 0 for l in r["sis_prop-100"]["nr_i
 # CPU is 32 ms x busy_factor 16 later)
 p = r["sis_prop-100"]["select_idle_cpu"]; u = r["sis_util-100"]["select_idle_cpu"]
 assert p["calls"] > 0 and u["calls"] > 0
-assert u["probes_per_call"] <= mean100 + 1e-9, (u["probes_per_call"], mean100)
+assert u["probes_per_call"] <= max(l["mean"] for l in r["sis_util-100"]["nr_idle_scan"]["llc"]) + 1e-9, u["probes_per_call"]
 print("main job ok:", {k: (round(j["throughput"]["transactions_per_s"]), j["select_idle_cpu"]["probes_per_call"]) for k, j in r.items()})
 PY

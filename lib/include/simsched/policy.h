@@ -26,7 +26,10 @@
  * ss_task_allowed_mask() (any other int — negative, >= ss_nr_cpus(),
  * offline, not allowed — is replaced by select_fallback_rq()'s CPU, v6.6:
  * the first allowed CPU of the previous CPU's node, else the first allowed
- * CPU, and counted in wakeups.fallback_rq / wakeups.fork_fallback_rq).
+ * CPU, and counted in wakeups.fallback_rq / wakeups.fork_fallback_rq; at
+ * exec, where v6.6 sched_exec() calls the class's hook without the core's
+ * fallback, such an answer leaves the task where it is, counted in
+ * wakeups.exec_refused).
  * docs/policies.md describes the API and
  * docs/examples/policy-plugin/ holds an example.
  *
@@ -84,9 +87,12 @@ struct ss_policy_ops {
 	 * The CPU a waking task p (task_cpu() = prev_cpu) goes to; wake_flags
 	 * holds SS_WF_TTWU and maybe SS_WF_SYNC. Called from try_to_wake_up()
 	 * on the waking CPU (ss_waker_cpu()) when p may run on more than one
-	 * CPU, and with SS_WF_FORK for a spawned task (prev_cpu: its parent's
-	 * CPU). Any int may be returned; one that is not a CPU of
-	 * ss_task_allowed_mask() is replaced by select_fallback_rq()'s. Required.
+	 * CPU, with SS_WF_FORK for a spawned task (prev_cpu: its parent's
+	 * CPU), and with SS_WF_EXEC at a task's `exec` (sched_exec(): p is
+	 * still running on prev_cpu, the waking CPU, and ss_current() is p).
+	 * Any int may be returned; at a wakeup or fork one that is not a CPU of
+	 * ss_task_allowed_mask() is replaced by select_fallback_rq()'s, at an
+	 * exec it leaves p where it is. Required.
 	 */
 	int (*select_task_rq)(struct ss_sim *sim, struct ss_task *p, int prev_cpu, int wake_flags);
 	/**

@@ -236,6 +236,8 @@ struct ss_results {
 	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
 	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	uint64_t fork_fallback;              /* the same for the placements of spawned tasks (WF_FORK) */
+	uint64_t exec_refused;               /* sched_exec() answers the kernel does not act on (offline, outside
+	                                        the range, or not allowed: the task stays; no fallback) */
 	/* balance */
 	uint64_t lb_stats_passes, nohz_kicks, nohz_balances;
 	uint64_t migrations_by_cause[SS_MIG_NR];
