@@ -239,7 +239,7 @@ struct tl {
 
 struct bgrp {
 	const uint64_t *span, *balance;
-	unsigned id, flags, capacity, weight;
+	unsigned id, flags, capacity, weight, cores;
 };
 
 /*
@@ -725,6 +725,27 @@ static void build_domains(struct builder *bd)
 	}
 }
 
+/*
+ * sg->cores, as init_sched_groups_capacity() (topology.c v6.6) counts it:
+ * for each CPU left in a copy of the span, one core, and its SMT siblings
+ * (cpu_smt_mask(), the SMT level's mask) leave the copy.
+ */
+static unsigned group_cores(const struct builder *bd, const uint64_t *span)
+{
+	uint64_t *m = g_new(uint64_t, bd->nw);
+	unsigned n = 0;
+
+	ss_cpumask_copy(m, span, bd->nw);
+	for (unsigned c = ss_cpumask_first(m, bd->n); c < bd->n; c = ss_cpumask_first(m, bd->n)) {
+		n++;
+		for (unsigned w = 0; w < bd->nw; w++)
+			m[w] &= ~bd->tl[0].mask[c][w];
+		ss_cpumask_clear_cpu(m, c);
+	}
+	g_free(m);
+	return n;
+}
+
 static void fill_group(struct builder *bd, struct bgrp *g, const uint64_t *span,
 		       const uint64_t *balance, unsigned id, unsigned flags)
 {
@@ -738,6 +759,7 @@ static void fill_group(struct builder *bd, struct bgrp *g, const uint64_t *span,
 	for (unsigned c = ss_cpumask_first(span, bd->n); c < bd->n; c = ss_cpumask_next(span, bd->n, c + 1))
 		cap += bd->t->cpu[c].capacity;
 	g->capacity = cap;
+	g->cores = group_cores(bd, span);
 }
 
 /* First CPU >= start and < end in a but not in b; end if none. */
@@ -1134,27 +1156,6 @@ static unsigned shared_group_flags(struct builder *bd, unsigned l, const struct 
 	return g->flags;
 }
 
-/*
- * sg->cores, as init_sched_groups_capacity() (topology.c v6.6) counts it:
- * for each CPU left in a copy of the span, one core, and its SMT siblings
- * (cpu_smt_mask(), the SMT level's mask) leave the copy.
- */
-static unsigned group_cores(const struct builder *bd, const uint64_t *span)
-{
-	uint64_t *m = g_new(uint64_t, bd->nw);
-	unsigned n = 0;
-
-	ss_cpumask_copy(m, span, bd->nw);
-	for (unsigned c = ss_cpumask_first(m, bd->n); c < bd->n; c = ss_cpumask_first(m, bd->n)) {
-		n++;
-		for (unsigned w = 0; w < bd->nw; w++)
-			m[w] &= ~bd->tl[0].mask[c][w];
-		ss_cpumask_clear_cpu(m, c);
-	}
-	g_free(m);
-	return n;
-}
-
 static void publish_group(struct builder *bd, struct ss_sched_group *pg, const struct bgrp *g, unsigned flags)
 {
 	pg->span = g->span;
@@ -1164,7 +1165,7 @@ static void publish_group(struct builder *bd, struct ss_sched_group *pg, const s
 	pg->id = g->id;
 	pg->balance_cpu = ss_cpumask_first(g->balance, bd->n);
 	pg->flags = flags;
-	pg->cores = group_cores(bd, g->span);
+	pg->cores = g->cores;
 }
 
 static void finish_cpu(struct builder *bd, unsigned cpu, GHashTable *llc_ids)
