@@ -106,8 +106,72 @@ static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *arg
 	return NULL;
 }
 
+/*
+ * A short option's value written against it ("-j2", "-tkunpeng.yaml"), as
+ * getopt() takes it: GOption does not (it reads "-j2" as -j followed by a
+ * cluster of letters and takes the next argument as the value, so
+ * `-j2 --out d` said "Cannot parse integer value '--out' for -j"). Split
+ * such an argument in two before GOption sees it. An argument that is the
+ * value of the option before it, and everything after "--", stays as it
+ * is. The split list lives as long as the program (GOption keeps pointers
+ * into it in argv); NULL when nothing needed a split.
+ */
+static char **split_attached_values(const GOptionEntry *entries, int argc, char **argv, int *new_argc)
+{
+	/* the split-off option names and the lists made, reachable for the program's life */
+	static GPtrArray *keep;
+	GPtrArray *v = g_ptr_array_new();
+	bool split = false;
+
+	g_ptr_array_add(v, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char *value;
+		const GOptionEntry *e;
+
+		if (!strcmp(argv[i], "--")) {
+			for (; i < argc; i++)
+				g_ptr_array_add(v, argv[i]);
+			break;
+		}
+		e = entry_of(entries, argv[i], &value);
+		if (e && e->arg != G_OPTION_ARG_NONE && !(e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG))) {
+			if (!value) {
+				/* its value is the next argument, whatever it looks like */
+				g_ptr_array_add(v, argv[i]);
+				if (i + 1 < argc)
+					g_ptr_array_add(v, argv[++i]);
+				continue;
+			}
+			if (argv[i][1] != '-') {   /* (--name=value is GOption's own form) */
+				char *name = g_strndup(argv[i], 2);
+
+				if (!keep)
+					keep = g_ptr_array_new();
+				g_ptr_array_add(keep, name);
+				g_ptr_array_add(v, name);
+				g_ptr_array_add(v, (char *)value);
+				split = true;
+				continue;
+			}
+		}
+		g_ptr_array_add(v, argv[i]);
+	}
+	if (!split) {
+		g_ptr_array_free(v, TRUE);
+		return NULL;
+	}
+	*new_argc = (int)v->len;
+	g_ptr_array_add(v, NULL);
+	g_ptr_array_add(keep, v->pdata);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
 bool ss_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv, GError **err)
 {
+	char **split = split_attached_values(entries, *argc, *argv, argc);
+
+	if (split)
+		*argv = split;
 	/* GOption edits argv; keep the original to find the culprit of a failure */
 	int n = *argc;
 	g_autofree char **orig = g_new0(char *, (gsize)n + 1);

@@ -113,4 +113,23 @@ sed -i 's/loads: \[50%, 80\]/loads: [50%]/' "$tmp/sweep.yaml"
 sed -i 's/seeds: 1/seeds: 1\nduration: 5ms\nwarmup: 0/' "$tmp/sweep.yaml"
 "$bin" sweep --spec "$tmp/sweep.yaml" -o "$tmp/q.jsonl" -q >> "$tmp/q.out" 2> "$tmp/q.err"
 [ ! -s "$tmp/q.out" ] && [ ! -s "$tmp/q.err" ] && [ -s "$tmp/q.json" ] && [ -s "$tmp/q.txt" ] && [ -s "$tmp/q.jsonl" ]
+# a short option's value against it, as getopt() takes it (GOption alone read
+# "-j2" as -j with the next argument for its value)
+"$bin" sweep --spec "$tmp/sweep.yaml" -o"$tmp/j.jsonl" -j2 -q
+cmp "$tmp/q.jsonl" "$tmp/j.jsonl"
+"$bin" run -t"$topo" -w"$wl" -psis_util -l50% --warmup 0 -d5ms -q --json "$tmp/a.json"
+"$bin" run -t "$topo" -w "$wl" -p sis_util -l 50% --warmup 0 -d 5ms -q --json "$tmp/b.json"
+python3 - "$tmp/a.json" "$tmp/b.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+del a["provenance"]["command"], b["provenance"]["command"]
+assert a == b
+EOF
+expect 2 "Cannot parse integer value “x” for -j" sweep --spec "$tmp/sweep.yaml" -o "$tmp/x.jsonl" -jx
+expect 2 "Missing argument for -j" sweep --spec "$tmp/sweep.yaml" -o "$tmp/x.jsonl" -j
+[ ! -e "$tmp/x.jsonl" ]
+# the value of the option before it is not split
+expect 2 "Unknown option -j2" run -t "$topo" -w "$wl" -j2
+"$bin" run -t "$topo" -w "$wl" --warmup 0 -d 5ms -q --json -d5ms
+[ -s "$tmp/-d5ms" ] && rm -- "$tmp/-d5ms"
 echo "options ok"
