@@ -106,15 +106,31 @@ static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *arg
 	return NULL;
 }
 
+/* the entry of short option c, or NULL */
+static const GOptionEntry *short_entry(const GOptionEntry *entries, char c)
+{
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if (e->short_name && e->short_name == c)
+			return e;
+	return NULL;
+}
+
+static bool takes_value(const GOptionEntry *e)
+{
+	return e->arg != G_OPTION_ARG_NONE && !(e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG));
+}
+
 /*
- * A short option's value written against it ("-j2", "-tkunpeng.yaml"), as
- * getopt() takes it: GOption does not (it reads "-j2" as -j followed by a
- * cluster of letters and takes the next argument as the value, so
- * `-j2 --out d` said "Cannot parse integer value '--out' for -j"). Split
- * such an argument in two before GOption sees it. An argument that is the
- * value of the option before it, and everything after "--", stays as it
- * is. The split list lives as long as the program (GOption keeps pointers
- * into it in argv); NULL when nothing needed a split.
+ * A short option's value written against it ("-j2", "-tkunpeng.yaml", or
+ * after other short flags, "-qj2"), as getopt() takes it: GOption does not
+ * (it reads the rest of the argument as more option letters and takes the
+ * next argument as the value, so `-j2 --out d` said "Cannot parse integer
+ * value '--out' for -j"). Such an argument is split in two before GOption
+ * sees it. The value of an option given as the next argument, and
+ * everything after "--", stay as they are; so does a cluster with a letter
+ * that is no option (GOption reports it). The split list lives as long as
+ * the program (GOption keeps pointers into it in argv); NULL when nothing
+ * needed a split.
  */
 static char **split_attached_values(const GOptionEntry *entries, int argc, char **argv, int *new_argc)
 {
@@ -125,36 +141,47 @@ static char **split_attached_values(const GOptionEntry *entries, int argc, char 
 
 	g_ptr_array_add(v, argv[0]);
 	for (int i = 1; i < argc; i++) {
-		const char *value;
+		const char *a = argv[i], *value;
 		const GOptionEntry *e;
 
-		if (!strcmp(argv[i], "--")) {
+		if (!strcmp(a, "--")) {
 			for (; i < argc; i++)
 				g_ptr_array_add(v, argv[i]);
 			break;
 		}
-		e = entry_of(entries, argv[i], &value);
-		if (e && e->arg != G_OPTION_ARG_NONE && !(e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG))) {
-			if (!value) {
-				/* its value is the next argument, whatever it looks like */
-				g_ptr_array_add(v, argv[i]);
-				if (i + 1 < argc)
-					g_ptr_array_add(v, argv[++i]);
-				continue;
-			}
-			if (argv[i][1] != '-') {   /* (--name=value is GOption's own form) */
-				char *name = g_strndup(argv[i], 2);
-
-				if (!keep)
-					keep = g_ptr_array_new();
-				g_ptr_array_add(keep, name);
-				g_ptr_array_add(v, name);
-				g_ptr_array_add(v, (char *)value);
-				split = true;
-				continue;
-			}
+		if (a[0] == '-' && a[1] == '-') {   /* --name value, or GOption's own --name=value */
+			e = entry_of(entries, a, &value);
+			g_ptr_array_add(v, argv[i]);
+			if (e && takes_value(e) && !value && i + 1 < argc)
+				g_ptr_array_add(v, argv[++i]);   /* its value, whatever it looks like */
+			continue;
 		}
-		g_ptr_array_add(v, argv[i]);
+		if (a[0] != '-' || !a[1]) {
+			g_ptr_array_add(v, argv[i]);
+			continue;
+		}
+		/* a cluster of short options: flags, then at most one that takes a value */
+		size_t k = 1;
+		for (; a[k] && (e = short_entry(entries, a[k])) && !takes_value(e); k++)
+			;
+		if (!a[k] || !e) {   /* flags only, or a letter GOption will refuse */
+			g_ptr_array_add(v, argv[i]);
+			continue;
+		}
+		if (!a[k + 1]) {   /* the value is the next argument */
+			g_ptr_array_add(v, argv[i]);
+			if (i + 1 < argc)
+				g_ptr_array_add(v, argv[++i]);
+			continue;
+		}
+		char *name = g_strndup(a, k + 1);
+
+		if (!keep)
+			keep = g_ptr_array_new();
+		g_ptr_array_add(keep, name);
+		g_ptr_array_add(v, name);
+		g_ptr_array_add(v, (char *)a + k + 1);
+		split = true;
 	}
 	if (!split) {
 		g_ptr_array_free(v, TRUE);

@@ -117,6 +117,8 @@ sed -i 's/seeds: 1/seeds: 1\nduration: 5ms\nwarmup: 0/' "$tmp/sweep.yaml"
 # "-j2" as -j with the next argument for its value)
 "$bin" sweep --spec "$tmp/sweep.yaml" -o"$tmp/j.jsonl" -j2 -q
 cmp "$tmp/q.jsonl" "$tmp/j.jsonl"
+"$bin" sweep --spec "$tmp/sweep.yaml" -qo "$tmp/k.jsonl" -qj2   # after flags in one argument, as getopt()
+cmp "$tmp/q.jsonl" "$tmp/k.jsonl"
 "$bin" run -t"$topo" -w"$wl" -psis_util -l50% --warmup 0 -d5ms -q --json "$tmp/a.json"
 "$bin" run -t "$topo" -w "$wl" -p sis_util -l 50% --warmup 0 -d 5ms -q --json "$tmp/b.json"
 python3 - "$tmp/a.json" "$tmp/b.json" <<'EOF'
