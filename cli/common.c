@@ -83,29 +83,6 @@ void ss_cli_check_stdout_at_exit(void)
 	atexit(close_stdout);
 }
 
-/* the entry of the option arg (e.g. "--name", "--name=x", "-n"), or NULL */
-static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *arg, const char **inline_value)
-{
-	*inline_value = NULL;
-	if (arg[0] != '-' || !arg[1])
-		return NULL;
-	for (const GOptionEntry *e = entries; e->long_name; e++) {
-		if (arg[1] == '-') {
-			size_t n = strlen(e->long_name);
-			if (!strncmp(arg + 2, e->long_name, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
-				if (arg[2 + n] == '=')
-					*inline_value = arg + 3 + n;
-				return e;
-			}
-		} else if (e->short_name && arg[1] == e->short_name) {
-			if (arg[2])
-				*inline_value = arg + 2;
-			return e;
-		}
-	}
-	return NULL;
-}
-
 /* the entry of short option c, or NULL */
 static const GOptionEntry *short_entry(const GOptionEntry *entries, char c)
 {
@@ -118,6 +95,44 @@ static const GOptionEntry *short_entry(const GOptionEntry *entries, char c)
 static bool takes_value(const GOptionEntry *e)
 {
 	return e->arg != G_OPTION_ARG_NONE && !(e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG));
+}
+
+/*
+ * The entry of the option arg (e.g. "--name", "--name=x", "-n", "-nx", or
+ * in a cluster of short flags the one that takes a value, "-qnx"), or NULL;
+ * *inline_value is the value written in arg, if any.
+ */
+static const GOptionEntry *entry_of(const GOptionEntry *entries, const char *arg, const char **inline_value)
+{
+	*inline_value = NULL;
+	if (arg[0] != '-' || !arg[1])
+		return NULL;
+	if (arg[1] == '-') {
+		for (const GOptionEntry *e = entries; e->long_name; e++) {
+			size_t n = strlen(e->long_name);
+			if (!strncmp(arg + 2, e->long_name, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
+				if (arg[2 + n] == '=')
+					*inline_value = arg + 3 + n;
+				return e;
+			}
+		}
+		return NULL;
+	}
+	/* short flags, then at most one that takes a value: the rest of arg, if any */
+	for (size_t k = 1; arg[k]; k++) {
+		const GOptionEntry *e = short_entry(entries, arg[k]);
+
+		if (!e)
+			return NULL;
+		if (takes_value(e)) {
+			if (arg[k + 1])
+				*inline_value = arg + k + 1;
+			return e;
+		}
+		if (!arg[k + 1])
+			return e;   /* flags only: the last one */
+	}
+	return NULL;
 }
 
 /*

@@ -29,6 +29,17 @@ for args in "topo import --sysfs $sysfs --name ü☃" "topo import --sysfs $sysf
 	grep "^simsched: --name '.*': not text in the locale's character set" "$tmp/err" > /dev/null ||
 		{ echo "message names no option: $args"; cat "$tmp/err"; exit 1; }
 done
+# the value stuck to a short option after a flag, and given after such a cluster
+for v in "-qpü☃" "-qp ü☃" "-pü☃"; do
+	set +e
+	# shellcheck disable=SC2086
+	LC_ALL=C "$bin" run -t "$src/topologies/desktop-8c16t.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" $v \
+		> /dev/null 2> "$tmp/err"
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] && grep "^simsched: --policy '.*': not text in the locale's character set" "$tmp/err" > /dev/null ||
+		{ echo "run $v: exit $rc"; cat "$tmp/err"; exit 1; }
+done
 set +e
 LC_ALL=C "$bin" compare -t "$src/topologies/desktop-8c16t.yaml" -w "$src/workloads/netperf-tcp-rr.yaml" \
 	--policies 'sis_util,ü' > /dev/null 2> "$tmp/err"
