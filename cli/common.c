@@ -164,38 +164,27 @@ static char **split_attached_values(const GOptionEntry *entries, int argc, char 
 				g_ptr_array_add(v, argv[i]);
 			break;
 		}
-		if (a[0] == '-' && a[1] == '-') {   /* --name value, or GOption's own --name=value */
-			e = entry_of(entries, a, &value);
-			g_ptr_array_add(v, argv[i]);
-			if (e && takes_value(e) && !value && i + 1 < argc)
-				g_ptr_array_add(v, argv[++i]);   /* its value, whatever it looks like */
-			continue;
-		}
-		if (a[0] != '-' || !a[1]) {
+		e = entry_of(entries, a, &value);
+		if (!e || !takes_value(e) || (value && a[1] == '-')) {
+			/* no option, flags only, a letter GOption will refuse, or GOption's own --name=value */
 			g_ptr_array_add(v, argv[i]);
 			continue;
 		}
-		/* a cluster of short options: flags, then at most one that takes a value */
-		size_t k = 1;
-		for (; a[k] && (e = short_entry(entries, a[k])) && !takes_value(e); k++)
-			;
-		if (!a[k] || !e) {   /* flags only, or a letter GOption will refuse */
-			g_ptr_array_add(v, argv[i]);
-			continue;
-		}
-		if (!a[k + 1]) {   /* the value is the next argument */
+		if (!value) {   /* the value is the next argument, whatever it looks like */
 			g_ptr_array_add(v, argv[i]);
 			if (i + 1 < argc)
 				g_ptr_array_add(v, argv[++i]);
 			continue;
 		}
-		char *name = g_strndup(a, k + 1);
+		/* -xVALUE or -qxVALUE: the letters, then the value */
+		size_t k = (size_t)(value - a);
+		char *name = g_strndup(a, k);
 
 		if (!keep)
 			keep = g_ptr_array_new();
 		g_ptr_array_add(keep, name);
 		g_ptr_array_add(v, name);
-		g_ptr_array_add(v, (char *)a + k + 1);
+		g_ptr_array_add(v, (char *)value);
 		split = true;
 	}
 	if (!split) {
