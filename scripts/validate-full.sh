@@ -44,6 +44,9 @@ bin=$build/simsched
 cmd="simsched validate ${only:+$only }$quick ${jobs:+$jobs }--out $out --format markdown"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# points already in --out before this invocation (resumed, not run again)
+count_points() { cat "$out"/results*.jsonl 2>/dev/null | grep -c . || true; }
+points_before=$(count_points)
 start=$(date +%s.%N)
 # CPU time of the run: the children's user + system time (bash's times)
 # shellcheck disable=SC2086
@@ -60,6 +63,16 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if ! git diff --quiet HEAD -- lib cli experiments workloads topologies 2>/dev/null; then
 	commit="$commit (with uncommitted changes)"
 fi
+points_after=$(count_points)
+# The cost ledger of --out: one line per invocation that ran into it (commit,
+# wall s, CPU s, points before, points after), so a page graded from results
+# that earlier invocations made says what all of them cost. A line may be
+# added by hand for results made before the ledger existed.
+ledger=$out/cost-ledger.tsv
+mkdir -p "$out"
+printf '%s\t%s\t%s\t%s\t%s\n' "${commit%% *}" "$wall" "$cpu" "$points_before" "$points_after" >> "$ledger"
+ledger_sum=$(awk -F'\t' '!/^#/ && NF >= 5 { n++; w += $2; c += $3 } END { printf "%d %.2f %.2f", n, w, c }' "$ledger")
+read -r ledger_n ledger_wall ledger_cpu <<< "$ledger_sum"
 
 {
 	cat <<'HDR'
@@ -82,7 +95,10 @@ fails when the experiment files no longer hash to the value recorded here.
 - it writes each experiment's grid as sweep specs into `--out DIR/specs/`
   (run one again with `simsched sweep --spec`) and runs them into
   `--out DIR/results.jsonl` with `--resume` semantics: a second run only runs
-  what is missing, and a point that two experiments share runs once;
+  what is missing, and a point that two experiments share runs once (this
+  script keeps `--out DIR/cost-ledger.tsv`, one line per invocation: commit,
+  wall s, CPU s, points before and after; "This run" gives the total when
+  several invocations made the results);
 - `--shard K/N` runs every grid's shard K into `results-K-of-N.jsonl`; when
   all shards are done, `--no-run` grades what the result files hold;
 - `--quick` runs the exact checks (S06, S07) and the short neutral checks the
@@ -104,7 +120,10 @@ HDR
 	echo "- Command: \`$cmd\`"
 	echo "- Commit: $commit"
 	echo "- Experiment files: SHA-256 \`$(hash_files)\` over \`sha256sum -- *.yaml\` in experiments/ ($(ls experiments/*.yaml | wc -l) files)"
-	echo "- Wall time: $wall s; CPU time: $cpu s (user + system of the runs) on $(nproc) CPUs"
+	echo "- Wall time: $wall s; CPU time: $cpu s (user + system of the runs) on $(nproc) CPUs; this invocation ran $((points_after - points_before)) points, and $points_before more came from earlier invocations into \`--out\`"
+	if [ "$ledger_n" -gt 1 ]; then
+		echo "- The results graded were made by $ledger_n invocations into \`--out\` (its \`cost-ledger.tsv\`): $ledger_wall s wall, $ledger_cpu s CPU in all"
+	fi
 	echo "- Seeds and durations: per series in the tables below (\"N seeds, warmup, measured\")"
 	if [ -n "$only" ]; then
 		echo "- Scope: only $only were run; the other experiments were not run and are not in this scorecard. The full suite is \`scripts/validate-full.sh\` without \`--only\`"
