@@ -918,6 +918,8 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 	static const char *const keys[] = { "llc", "util_pct", "linear", "quadratic", "fixtures", NULL };
 	yaml_node_t *v[5];
 	struct ss_xp_check_s07 *s = c->x->s07 = g_new0(struct ss_xp_check_s07, 1);
+	/* the fixtures run on the experiment's kernel (checked before the check block) */
+	s->kernel = strcmp(c->x->kernel, "5.17") ? SS_KERNEL_6_6 : SS_KERNEL_5_17;
 	uint64_t llc;
 	unsigned nl = 0, nq = 0;
 	if (!take_keys(c, n, "check (s07_budgets)", keys, v))

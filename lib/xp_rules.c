@@ -932,7 +932,7 @@ static unsigned long settled_util(void)
  * wake_avg_idle aged on the busy waker. Then select_idle_cpu() once per
  * target t (the waker running on t).
  */
-static bool run_fixture(const struct ss_xp_check_s07_fixture *f, unsigned pi, GString *g)
+static bool run_fixture(const struct ss_xp_check_s07_fixture *f, unsigned pi, enum ss_kernel kernel, GString *g)
 {
 	GError *e = NULL;
 	const char *policy = f->policies[pi];
@@ -951,6 +951,7 @@ static bool run_fixture(const struct ss_xp_check_s07_fixture *f, unsigned pi, GS
 		cfg.topo = t;
 		cfg.wl = w;
 		cfg.policy = policy;
+		cfg.kernel = kernel;
 		ss_params_defaults(&cfg.params, t);
 		cfg.load_pct_x100 = 10000;
 		cfg.seed = 1;
@@ -1028,7 +1029,7 @@ enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char 
 	}
 	for (unsigned i = 0; i < c->nr_fixtures; i++)
 		for (unsigned p = 0; c->fixtures[i].policies[p]; p++)
-			ok &= run_fixture(&c->fixtures[i], p, g);
+			ok &= run_fixture(&c->fixtures[i], p, (enum ss_kernel)c->kernel, g);
 	*why = g_string_free(g, FALSE);
 	return ok ? SS_XP_PASS : SS_XP_FAIL;
 }

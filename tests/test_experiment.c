@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "simsched/experiment.h"
+#include "simsched/features.h"
 #include "simsched/error.h"
 #include "simsched/topology.h"
 #include "simsched/workload.h"
@@ -616,8 +617,17 @@ static void test_exact_checks(void **state)
 	assert_int_equal(ss_xp_check_s06_pelt(x6->s06, &why), SS_XP_PASS);
 	assert_non_null(strstr(why, "slope 5.26 per %"));
 	g_free(why);
+	/* the fixtures run on the file's kernel: v6.6, whose SIS_UTIL they
+	   compare; on v5.17 the sis_util fixture is refused (merged in v6.0) */
+	assert_int_equal(x7->s07->kernel, SS_KERNEL_6_6);
 	assert_int_equal(ss_xp_check_s07_budgets(x7->s07, &why), SS_XP_PASS);
 	g_free(why);
+	x7->s07->kernel = SS_KERNEL_5_17;
+	assert_int_equal(ss_xp_check_s07_budgets(x7->s07, &why), SS_XP_FAIL);
+	assert_non_null(strstr(why, "fixture llc 6, sis_util: policy 'sis_util' does not run on kernel v5.17"));
+	assert_non_null(strstr(why, "llc 6 sis_prop: util 1024, nr_idle_scan 0, found/probes t0:-1/3 t1:-1/3 t2:5/3 t3:5/2 t4:5/1"));
+	g_free(why);
+	x7->s07->kernel = SS_KERNEL_6_6;
 	/* a slope band the model misses, and a budget one off */
 	x6->s06->slope_min = 6.0;
 	assert_int_equal(ss_xp_check_s06_pelt(x6->s06, &why), SS_XP_FAIL);

@@ -108,6 +108,7 @@ struct ss_xp_check_s07 {
 	unsigned *linear, *quadratic;       /* expected nr_idle_scan (quadratic may be NULL) */
 	unsigned nr_fixtures;
 	struct ss_xp_check_s07_fixture *fixtures;
+	unsigned kernel;                    /* enum ss_kernel the fixtures run on: the file's kernel ("newest" = 6.6) */
 };
 
 struct ss_xp_quick {
