@@ -643,8 +643,8 @@ static bool rule_loads(struct xctx *c, yaml_node_t *n, const char *what, const s
 
 static const char *const rule_names[] = { "direction", "crossover", "range", "sign", "peak", "counter",
 					  "counter_ratio", "contrast", "check", NULL };
-static const char *const check_names[] = { "s06_pelt", "s07_budgets", "s13_mechanism_gate", "s17_cost_off",
-					   "s19_windows", NULL };
+static const char *const check_names[] = { "s06_pelt", "s07_budgets", "s13_mechanism_gate", "s13_probe_identity",
+					   "s17_cost_off", "s19_windows", NULL };
 
 static bool parse_rule(struct xctx *c, yaml_node_t *n, struct ss_xp_rule *r, unsigned idx)
 {
@@ -1004,12 +1004,44 @@ static bool parse_check_s07(struct xctx *c, yaml_node_t *n)
 	return true;
 }
 
+/* s13_probe_identity's fixtures: [{llc, pinned}, ...] (pinned may fill the LLC: whole-mask fails) */
+static bool parse_s13_fixtures(struct xctx *c, yaml_node_t *f)
+{
+	struct ss_experiment *x = c->x;
+	if (f->type != YAML_SEQUENCE_NODE || f->data.sequence.items.top == f->data.sequence.items.start)
+		return fail(c, f, "fixtures is %s (expected a list of {llc, pinned})", ss_yaml_kind_name(f));
+	struct ss_xp_check_s13 *s = x->s13 = g_new0(struct ss_xp_check_s13, 1);
+	s->kernel = strcmp(x->kernel, "5.17") ? SS_KERNEL_6_6 : SS_KERNEL_5_17;
+	s->nr_fixtures = (unsigned)(f->data.sequence.items.top - f->data.sequence.items.start);
+	s->llc = g_new0(unsigned, s->nr_fixtures);
+	s->pinned = g_new0(unsigned, s->nr_fixtures);
+	for (unsigned i = 0; i < s->nr_fixtures; i++) {
+		static const char *const fk[] = { "llc", "pinned", NULL };
+		yaml_node_t *fv[2], *fn = nd(c, f->data.sequence.items.start[i]);
+		uint64_t a, b;
+		if (!take_keys(c, fn, "a fixture", fk, fv))
+			return false;
+		if (!fv[0] || !fv[1])
+			return fail(c, fn, "a fixture lacks a key (expected llc and pinned)");
+		if (!want_uint(c, fv[0], "llc", 2, 64, &a) || !want_uint(c, fv[1], "pinned", 1, 64, &b))
+			return false;
+		if (b > a)
+			return fail(c, fv[1], "pinned %" G_GUINT64_FORMAT " exceeds the LLC's %" G_GUINT64_FORMAT " CPUs (expected at most that)", b, a);
+		s->llc[i] = (unsigned)a;
+		s->pinned[i] = (unsigned)b;
+	}
+	return true;
+}
+
 static bool parse_check_other(struct xctx *c, yaml_node_t *n)
 {
-	static const char *const keys[] = { "max_abs", "gate_pct", "series", "min_base_pct", "min_reduction_pct", "min_load", NULL };
-	yaml_node_t *v[6];
+	static const char *const keys[] = { "max_abs", "gate_pct", "series", "min_base_pct", "min_reduction_pct", "min_load",
+					    "fixtures", NULL };
+	yaml_node_t *v[7];
 	struct ss_experiment *x = c->x;
 	if (!take_keys(c, n, "check", keys, v))
+		return false;
+	if (v[6] && !parse_s13_fixtures(c, v[6]))
 		return false;
 	if (v[0] && !want_num(c, v[0], "max_abs", 0, 1000, &x->check_max_abs))
 		return false;
@@ -1156,16 +1188,27 @@ static bool parse_top(struct xctx *c, yaml_node_t *root)
 		return fail(c, rn, "rules is %s (expected a non-empty list of rules)", ss_yaml_kind_name(rn));
 	unsigned cnt = (unsigned)(rn->data.sequence.items.top - rn->data.sequence.items.start);
 	x->rules = g_new0(struct ss_xp_rule, cnt);
-	const struct ss_xp_rule *check_rule = NULL;
+	/* at most one named check, besides S13's identity, which reads no sweep figures */
+	const struct ss_xp_rule *check_rule = NULL, *identity_rule = NULL;
 	for (unsigned i = 0; i < cnt; i++) {
 		x->nr_rules = i + 1;
 		if (!parse_rule(c, nd(c, rn->data.sequence.items.start[i]), &x->rules[i], i))
 			return false;
 		if (x->rules[i].kind == SS_XP_CHECK) {
-			if (check_rule)
+			const struct ss_xp_rule **slot = strcmp(x->rules[i].check, "s13_probe_identity") ? &check_rule : &identity_rule;
+			if (*slot)
 				return fail(c, nd(c, rn->data.sequence.items.start[i]), "a second check rule (expected at most one named check per experiment)");
-			check_rule = &x->rules[i];
+			*slot = &x->rules[i];
 		}
+	}
+	if (identity_rule) {
+		if (!v[CHECK])
+			return fail(c, rn, "check s13_probe_identity has no inputs (expected check: {fixtures: [{llc, pinned}, ...]})");
+		if (x->nr_policies < 2)
+			return fail(c, rn, "check s13_probe_identity compares the first two policies (expected at least two)");
+		for (unsigned p = 0; p < 2; p++)
+			if (x->policies[p].set[0])
+				return fail(c, rn, "check s13_probe_identity runs plain policies (expected no set: on policy '%s')", x->policies[p].label);
 	}
 	/* defaults of the sweep checks, as seed-experiments.md gives them */
 	x->check_max_abs = check_rule && !strcmp(check_rule->check, "s13_mechanism_gate") ? 2 : 3;
@@ -1183,13 +1226,22 @@ static bool parse_top(struct xctx *c, yaml_node_t *root)
 			return fail(c, rn, "check %s is the only rule of its experiment (expected one rule)", check_rule->check);
 	}
 	if (v[CHECK]) {
-		if (!check_rule)
+		if (!check_rule && !identity_rule)
 			return fail(c, v[CHECK], "check: without a check rule (expected a rule {rule: check, name: ...})");
-		bool ok = !strcmp(check_rule->check, "s06_pelt")      ? parse_check_s06(c, v[CHECK])
+		bool ok = !check_rule                                 ? parse_check_other(c, v[CHECK])
+			  : !strcmp(check_rule->check, "s06_pelt")    ? parse_check_s06(c, v[CHECK])
 			  : !strcmp(check_rule->check, "s07_budgets") ? parse_check_s07(c, v[CHECK])
 								      : parse_check_other(c, v[CHECK]);
 		if (!ok)
 			return false;
+		if (identity_rule && !x->s13)
+			return fail(c, v[CHECK], "check s13_probe_identity needs fixtures (expected check: {fixtures: [{llc, pinned}, ...]})");
+		if (!identity_rule && x->s13)
+			return fail(c, v[CHECK], "fixtures without a s13_probe_identity rule (expected the rule {rule: check, name: s13_probe_identity})");
+		if (x->s13) {
+			x->s13->base = x->policies[0].policy;
+			x->s13->variant = x->policies[1].policy;
+		}
 	} else if (!x->nr_series && !check_rule) {
 		return fail(c, root, "the experiment has no series and no check (expected one of them)");
 	}
@@ -1252,6 +1304,15 @@ out_text:
 		return NULL;
 	}
 	return x;
+}
+
+static void free_s13(struct ss_xp_check_s13 *s)
+{
+	if (!s)
+		return;
+	g_free(s->llc);
+	g_free(s->pinned);
+	g_free(s);   /* base and variant are the experiment's policy names */
 }
 
 static void free_s07(struct ss_xp_check_s07 *s)
@@ -1328,6 +1389,7 @@ void ss_experiment_free(struct ss_experiment *x)
 		g_free(x->s06);
 	}
 	free_s07(x->s07);
+	free_s13(x->s13);
 	g_strfreev(x->check_series);
 	g_strfreev(x->set);
 	g_free(x->seeds);

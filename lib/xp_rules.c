@@ -702,14 +702,15 @@ static void eval_rule(struct rctx *c)
 	const struct ss_xp_rule *r = c->r;
 	if (r->kind == SS_XP_CHECK) {
 		char *why = NULL;
-		if (!strcmp(r->check, "s06_pelt") || !strcmp(r->check, "s07_budgets")) {
+		if (!strcmp(r->check, "s06_pelt") || !strcmp(r->check, "s07_budgets") || !strcmp(r->check, "s13_probe_identity")) {
 			if (c->d->synthetic) {
 				note(c, SS_XP_SKIP, "exact check: not graded from a table");
 				c->st = SS_XP_SKIP;
 				return;
 			}
-			enum ss_xp_status st = !strcmp(r->check, "s06_pelt") ? ss_xp_check_s06_pelt(x->s06, &why)
-									    : ss_xp_check_s07_budgets(x->s07, &why);
+			enum ss_xp_status st = !strcmp(r->check, "s06_pelt")      ? ss_xp_check_s06_pelt(x->s06, &why)
+					       : !strcmp(r->check, "s07_budgets") ? ss_xp_check_s07_budgets(x->s07, &why)
+										  : ss_xp_check_s13_identity(x->s13, &why);
 			note(c, st, "%s", why);
 			c->st = st;
 			g_free(why);
@@ -924,64 +925,104 @@ static unsigned long settled_util(void)
 }
 
 /*
- * One fixture under one policy: the machine (one LLC of f->llc CPUs, no
- * SMT), f->pinned CPU-bound tasks pinned to CPUs 0..pinned-1 and one
- * unpinned task queued behind the task of CPU 0; the state frozen at 1 s:
- * every pinned task's util settled (the library's PELT), SIS_UTIL's budget
- * written by an LLC periodic balance (update_idle_cpu_scan), SIS_PROP's
- * wake_avg_idle aged on the busy waker. Then select_idle_cpu() once per
- * target t (the waker running on t).
+ * One fixture under one policy: the machine (one LLC of llc CPUs, no SMT),
+ * pinned CPU-bound tasks pinned to CPUs 0..pinned-1 and one unpinned task
+ * queued behind the task of CPU 0; the state frozen at 1 s: every pinned
+ * task's util settled (the library's PELT), SIS_UTIL's budget written by an
+ * LLC periodic balance (update_idle_cpu_scan), SIS_PROP's wake_avg_idle aged
+ * on the busy waker. NULL with *e set when it cannot be built (a policy the
+ * kernel lacks); free with fixture_free().
  */
+struct fixture {
+	struct ss_topology *t;
+	struct ss_workload *w;
+	struct ss_sim *sim;
+	unsigned long util;
+	unsigned nr_idle_scan;
+};
+
+static void fixture_free(struct fixture *fx)
+{
+	if (fx->sim)
+		ss_sim_destroy(fx->sim);
+	ss_workload_free(fx->w);
+	ss_topology_free(fx->t);
+}
+
+static bool fixture_build(struct fixture *fx, unsigned llc, unsigned pinned, const char *policy, enum ss_kernel kernel,
+			  GError **e)
+{
+	memset(fx, 0, sizeof(*fx));
+	g_autofree char *topo = g_strdup_printf("name: s07-llc%u\nvendor: arm\nllcs:\n  - cores: \"0-%u\"\n", llc, llc - 1);
+	GString *wl = g_string_new(fixture_wl_fmt);
+	for (unsigned i = 0; i < pinned; i++)
+		g_string_append_printf(wl, "  - name: hog%u\n    cpus: \"%u\"\n    start_cpu: %u\n    program: [loop: {forever: true, do: [run: 10ms]}]\n", i, i, i);
+	g_string_append(wl, "  - name: wakee\n    start_cpu: 0\n    program: [loop: {forever: true, do: [run: 1ms, sleep: 1ms]}]\n");
+	fx->t = ss_topology_load_string(topo, strlen(topo), "s07-fixture.yaml", e);
+	fx->w = fx->t ? ss_workload_load_string(wl->str, wl->len, "s07-fixture-workload.yaml", e) : NULL;
+	g_string_free(wl, TRUE);
+	if (fx->w) {
+		struct ss_run_config cfg = { 0 };
+		cfg.topo = fx->t;
+		cfg.wl = fx->w;
+		cfg.policy = policy;
+		cfg.kernel = kernel;
+		ss_params_defaults(&cfg.params, fx->t);
+		cfg.load_pct_x100 = 10000;
+		cfg.seed = 1;
+		cfg.duration_ns = UINT64_C(1000000000);
+		fx->sim = ss_sim_create(&cfg, e);
+	}
+	if (!fx->sim) {
+		fixture_free(fx);
+		return false;
+	}
+	struct ss_sim *sim = fx->sim;
+	ss_sim_start(sim);
+	sim->now = UINT64_C(1000000000);
+	fx->util = settled_util();
+	uint64_t sum_util = (uint64_t)pinned * fx->util, total = (uint64_t)llc * SS_SCHED_CAPACITY_SCALE;
+	ss_update_idle_cpu_scan(sim, 0, sd_llc(sim, 0), CPU_NOT_IDLE, sum_util, total);
+	fx->nr_idle_scan = ss_nr_idle_scan(sim, 0);
+	sim->measuring = true;
+	return true;
+}
+
+/* select_idle_cpu() for the unpinned task with the waker running on tgt: the CPU found (-1: none) */
+static int fixture_call(struct fixture *fx, unsigned pinned, unsigned tgt, unsigned *probes, bool *walked_all)
+{
+	struct ss_sim *sim = fx->sim;
+	struct ss_task *p = &sim->tasks[pinned];   /* the unpinned task */
+	sim->this_cpu = tgt;
+	uint64_t p0 = sim->res->sis_probes_total;
+	int cpu = ss_select_idle_cpu(sim, p, sd_llc(sim, tgt), false, (int)tgt);
+	*probes = (unsigned)(sim->res->sis_probes_total - p0);
+	*walked_all = sim->scan_walked_all;
+	return cpu;
+}
+
+/* one S07 fixture under its policy pi: select_idle_cpu() once per target t, against the file's lists */
 static bool run_fixture(const struct ss_xp_check_s07_fixture *f, unsigned pi, enum ss_kernel kernel, GString *g)
 {
 	GError *e = NULL;
 	const char *policy = f->policies[pi];
-	g_autofree char *topo = g_strdup_printf("name: s07-llc%u\nvendor: arm\nllcs:\n  - cores: \"0-%u\"\n", f->llc, f->llc - 1);
-	GString *wl = g_string_new(fixture_wl_fmt);
-	for (unsigned i = 0; i < f->pinned; i++)
-		g_string_append_printf(wl, "  - name: hog%u\n    cpus: \"%u\"\n    start_cpu: %u\n    program: [loop: {forever: true, do: [run: 10ms]}]\n", i, i, i);
-	g_string_append(wl, "  - name: wakee\n    start_cpu: 0\n    program: [loop: {forever: true, do: [run: 1ms, sleep: 1ms]}]\n");
-	struct ss_topology *t = ss_topology_load_string(topo, strlen(topo), "s07-fixture.yaml", &e);
-	struct ss_workload *w = t ? ss_workload_load_string(wl->str, wl->len, "s07-fixture-workload.yaml", &e) : NULL;
-	g_string_free(wl, TRUE);
-	struct ss_sim *sim = NULL;
-	bool ok = false;
-	if (w) {
-		struct ss_run_config cfg = { 0 };
-		cfg.topo = t;
-		cfg.wl = w;
-		cfg.policy = policy;
-		cfg.kernel = kernel;
-		ss_params_defaults(&cfg.params, t);
-		cfg.load_pct_x100 = 10000;
-		cfg.seed = 1;
-		cfg.duration_ns = UINT64_C(1000000000);
-		sim = ss_sim_create(&cfg, &e);
-	}
-	if (!sim) {
+	struct fixture fx;
+	if (!fixture_build(&fx, f->llc, f->pinned, policy, kernel, &e)) {
 		g_string_append_printf(g, "%sfixture llc %u, %s: %s", g->len ? "; " : "", f->llc, policy, e ? e->message : "cannot build");
-		goto out;
+		if (e)
+			g_error_free(e);
+		return false;
 	}
-	ss_sim_start(sim);
-	sim->now = UINT64_C(1000000000);
-	const struct ss_sched_domain *sd = sd_llc(sim, 0);
-	unsigned long u = settled_util();
-	uint64_t sum_util = (uint64_t)f->pinned * u, total = (uint64_t)f->llc * SS_SCHED_CAPACITY_SCALE;
-	ss_update_idle_cpu_scan(sim, 0, sd, CPU_NOT_IDLE, sum_util, total);
-	unsigned nis = ss_nr_idle_scan(sim, 0);
 	bool good = true;
 	GString *got = g_string_new(NULL);
-	if (f->nr_idle_scan[pi] != UINT_MAX && nis != f->nr_idle_scan[pi]) {
+	if (f->nr_idle_scan[pi] != UINT_MAX && fx.nr_idle_scan != f->nr_idle_scan[pi]) {
 		good = false;
-		g_string_append_printf(got, " nr_idle_scan %u (expected %u)", nis, f->nr_idle_scan[pi]);
+		g_string_append_printf(got, " nr_idle_scan %u (expected %u)", fx.nr_idle_scan, f->nr_idle_scan[pi]);
 	}
-	struct ss_task *p = &sim->tasks[f->pinned];   /* the unpinned task */
-	sim->measuring = true;
 	for (unsigned tgt = 0; tgt < f->pinned; tgt++) {
-		sim->this_cpu = tgt;
-		uint64_t p0 = sim->res->sis_probes_total;
-		int cpu = ss_select_idle_cpu(sim, p, sd_llc(sim, tgt), false, (int)tgt);
-		unsigned probes = (unsigned)(sim->res->sis_probes_total - p0);
+		unsigned probes;
+		bool walked;
+		int cpu = fixture_call(&fx, f->pinned, tgt, &probes, &walked);
 		g_string_append_printf(got, " t%u:%d/%u", tgt, cpu, probes);
 		if (cpu != f->found[pi][tgt] || probes != f->probes[pi][tgt]) {
 			good = false;
@@ -989,17 +1030,10 @@ static bool run_fixture(const struct ss_xp_check_s07_fixture *f, unsigned pi, en
 		}
 	}
 	g_string_append_printf(g, "%sllc %u %s: util %lu, nr_idle_scan %u, found/probes%s%s", g->len ? "; " : "", f->llc, policy,
-			       u, nis, got->str, good ? "" : " MISMATCH");
+			       fx.util, fx.nr_idle_scan, got->str, good ? "" : " MISMATCH");
 	g_string_free(got, TRUE);
-	ok = good;
-out:
-	if (e)
-		g_error_free(e);
-	if (sim)
-		ss_sim_destroy(sim);
-	ss_workload_free(w);
-	ss_topology_free(t);
-	return ok;
+	fixture_free(&fx);
+	return good;
 }
 
 enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char **why)
@@ -1030,6 +1064,64 @@ enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char 
 	for (unsigned i = 0; i < c->nr_fixtures; i++)
 		for (unsigned p = 0; c->fixtures[i].policies[p]; p++)
 			ok &= run_fixture(&c->fixtures[i], p, (enum ss_kernel)c->kernel, g);
+	*why = g_string_free(g, FALSE);
+	return ok ? SS_XP_PASS : SS_XP_FAIL;
+}
+
+/* ------------------------------------------------------------ S13 */
+
+/*
+ * S13's Pass A, an accounting identity on constructed states: clearing the
+ * target from select_idle_cpu()'s mask (the base policy's walk wraps from
+ * target + 1, so the target is the last CPU it reads) saves exactly one
+ * probe in a call that walked the whole mask without finding an idle CPU
+ * and changes nothing else: the same CPU found, the same probes otherwise.
+ * Each fixture (S07's construction) is built under the base and the variant
+ * policy and select_idle_cpu() called once per target t = 0..pinned-1.
+ */
+enum ss_xp_status ss_xp_check_s13_identity(const struct ss_xp_check_s13 *c, char **why)
+{
+	GString *g = g_string_new(NULL);
+	bool ok = true;
+	unsigned calls = 0, fails = 0;
+	int saved = 0;
+	for (unsigned i = 0; i < c->nr_fixtures; i++) {
+		unsigned llc = c->llc[i], pinned = c->pinned[i];
+		struct fixture b, v;
+		GError *e = NULL;
+		if (!fixture_build(&b, llc, pinned, c->base, (enum ss_kernel)c->kernel, &e)) {
+			g_string_append_printf(g, "%sfixture llc %u, %s: %s", g->len ? "; " : "", llc, c->base, e ? e->message : "cannot build");
+			g_clear_error(&e);
+			ok = false;
+			continue;
+		}
+		if (!fixture_build(&v, llc, pinned, c->variant, (enum ss_kernel)c->kernel, &e)) {
+			g_string_append_printf(g, "%sfixture llc %u, %s: %s", g->len ? "; " : "", llc, c->variant, e ? e->message : "cannot build");
+			g_clear_error(&e);
+			fixture_free(&b);
+			ok = false;
+			continue;
+		}
+		g_string_append_printf(g, "%sllc %u pinned %u found/probes %s→%s:", g->len ? "; " : "", llc, pinned, c->base, c->variant);
+		for (unsigned tgt = 0; tgt < pinned; tgt++) {
+			unsigned pb, pv;
+			bool wb, wv;
+			int cb = fixture_call(&b, pinned, tgt, &pb, &wb);
+			int cv = fixture_call(&v, pinned, tgt, &pv, &wv);
+			unsigned want = pb - (wb ? 1u : 0u);
+			calls++;
+			fails += wb;
+			saved += (int)pb - (int)pv;
+			g_string_append_printf(g, " t%u:%d/%u%s→%d/%u", tgt, cb, pb, wb ? "(whole mask)" : "", cv, pv);
+			if (cv != cb || pv != want) {
+				ok = false;
+				g_string_append_printf(g, "(expected %d/%u)", cb, want);
+			}
+		}
+		fixture_free(&b);
+		fixture_free(&v);
+	}
+	g_string_append_printf(g, "; %u calls, %u whole-mask fails of %s, %d probes saved", calls, fails, c->base, saved);
 	*why = g_string_free(g, FALSE);
 	return ok ? SS_XP_PASS : SS_XP_FAIL;
 }

@@ -176,6 +176,16 @@ static void test_loader_errors(void **state)
 		{ "{rule: direction}", "{rule: counter, metric: busy_pct, policy: bogus, max: 1}",
 		  "18:47: policy 'bogus' is not a policy label of this file (expected a policy label)" },
 		{ "    real_source", "    warmup: 3\n    real_source", "16:13: warmup is not a time" },
+		{ "{rule: direction}", "{rule: check, name: s13_probe_identity}",
+		  "18:3: check s13_probe_identity has no inputs (expected check: {fixtures: [{llc, pinned}, ...]})" },
+		{ "{rule: direction}", "{rule: check, name: s13_mechanism_gate}\ncheck: {fixtures: [{llc: 3, pinned: 3}]}",
+		  "19:8: fixtures without a s13_probe_identity rule" },
+		{ "{rule: direction}", "{rule: check, name: s13_probe_identity}\ncheck: {fixtures: [{llc: 3, pinned: 4}]}",
+		  "19:37: pinned 4 exceeds the LLC's 3 CPUs" },
+		{ "{rule: direction}", "{rule: check, name: s13_probe_identity}\ncheck: {fixtures: [{llc: 3}]}",
+		  "19:20: a fixture lacks a key (expected llc and pinned)" },
+		{ "{rule: direction}", "{rule: check, name: s13_probe_identity}\n  - {rule: check, name: s13_probe_identity}\ncheck: {fixtures: [{llc: 3, pinned: 3}]}",
+		  "19:5: a second check rule" },
 	};
 	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autofree char *t = edit(cases[i].from, cases[i].to);
@@ -628,6 +638,26 @@ static void test_exact_checks(void **state)
 	assert_non_null(strstr(why, "llc 6 sis_prop: util 1024, nr_idle_scan 0, found/probes t0:-1/3 t1:-1/3 t2:5/3 t3:5/2 t4:5/1"));
 	g_free(why);
 	x7->s07->kernel = SS_KERNEL_6_6;
+	/* S13's identity: one probe saved in each whole-mask fail of sis_prop (the
+	   3-CPU LLC, all busy), nothing else changed; with the roles swapped the
+	   "variant" probes one more and the identity fails */
+	struct ss_experiment *x13 = load_ok(SS_SOURCE_DIR "/experiments/S13.yaml");
+	assert_non_null(x13->s13);
+	assert_int_equal(x13->s13->kernel, SS_KERNEL_5_17);
+	assert_int_equal(ss_xp_check_s13_identity(x13->s13, &why), SS_XP_PASS);
+	assert_non_null(strstr(why, "llc 3 pinned 3 found/probes sis_prop→sis_clear_target: t0:-1/3(whole mask)→-1/2 "));
+	assert_non_null(strstr(why, "llc 6 pinned 5 found/probes sis_prop→sis_clear_target: t0:-1/3→-1/3 t1:-1/3→-1/3 t2:5/3→5/3"));
+	assert_non_null(strstr(why, "28 calls, 3 whole-mask fails of sis_prop, 3 probes saved"));
+	g_free(why);
+	char *tmp = x13->s13->base;
+	x13->s13->base = x13->s13->variant;
+	x13->s13->variant = tmp;
+	assert_int_equal(ss_xp_check_s13_identity(x13->s13, &why), SS_XP_FAIL);
+	assert_non_null(strstr(why, "t0:-1/2(whole mask)→-1/3(expected -1/1)"));
+	g_free(why);
+	x13->s13->variant = x13->s13->base;
+	x13->s13->base = tmp;
+	ss_experiment_free(x13);
 	/* a slope band the model misses, and a budget one off */
 	x6->s06->slope_min = 6.0;
 	assert_int_equal(ss_xp_check_s06_pelt(x6->s06, &why), SS_XP_FAIL);

@@ -111,6 +111,14 @@ struct ss_xp_check_s07 {
 	unsigned kernel;                    /* enum ss_kernel the fixtures run on: the file's kernel ("newest" = 6.6) */
 };
 
+/* s13_probe_identity: S13's Pass A on constructed states (docs/experiments.md) */
+struct ss_xp_check_s13 {
+	unsigned nr_fixtures;
+	unsigned *llc, *pinned;             /* per fixture: LLC size; CPUs 0..pinned-1 each run a pinned hog */
+	char *base, *variant;               /* the experiment's first two policies (plain names) */
+	unsigned kernel;                    /* enum ss_kernel: the file's kernel ("newest" = 6.6) */
+};
+
 struct ss_xp_quick {
 	bool present;
 	char **series;          /* NULL-terminated; NULL = every series */
@@ -140,6 +148,7 @@ struct ss_experiment {
 	/* named-check inputs (NULL when the file has none) */
 	struct ss_xp_check_s06 *s06;
 	struct ss_xp_check_s07 *s07;
+	struct ss_xp_check_s13 *s13;
 	double check_max_abs;   /* s13 (2), s17 (3) */
 	double check_gate_pct;  /* s13: full-mask-fail rate at which the gate opens (2) */
 	char **check_series;    /* s17: control series; s19: the burst series (NULL: all) */
@@ -254,6 +263,13 @@ char ss_xp_real_sign(const struct ss_xp_series *s, unsigned l, double eps);
 /** Named checks that need no sweep: S06 (PELT) and S07 (budgets); *why is the report. */
 enum ss_xp_status ss_xp_check_s06_pelt(const struct ss_xp_check_s06 *c, char **why);
 enum ss_xp_status ss_xp_check_s07_budgets(const struct ss_xp_check_s07 *c, char **why);
+/*
+ * S13's accounting identity: per fixture and target, the variant (target
+ * cleared from the mask) finds the base policy's CPU with the base's probes
+ * less one exactly when the base walked the whole mask and found none.
+ * Builds and runs small simulations; *why (g_free) lists every call.
+ */
+enum ss_xp_status ss_xp_check_s13_identity(const struct ss_xp_check_s13 *c, char **why);
 
 /* ------------------------------------------------------------ simsched validate */
 
