@@ -930,7 +930,7 @@ static unsigned long settled_util(void)
  * queued behind the task of CPU 0; the state frozen at 1 s: every pinned
  * task's util settled (the library's PELT), SIS_UTIL's budget written by an
  * LLC periodic balance (update_idle_cpu_scan), SIS_PROP's wake_avg_idle aged
- * on the busy waker. NULL with *e set when it cannot be built (a policy the
+ * on the busy waker. False with *e set when it cannot be built (a policy the
  * kernel lacks); free with fixture_free().
  */
 struct fixture {
