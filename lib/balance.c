@@ -1545,7 +1545,9 @@ static bool update_blocked_averages(struct ss_sim *sim, struct ss_rq *rq)
  * when nothing is runnable on rq. Each domain pass costs its modelled time
  * (cost.lb_pass_ns + the span's rq reads) — the kernel's measured
  * domain_cost — which feeds max_newidle_lb_cost; the sum is returned in
- * *cost_ns and delays a pulled task's start.
+ * *cost_ns and delays a pulled task's start (with cost.newidle_time it also
+ * holds the CPU when nothing was pulled: core.c __schedule(); the passes'
+ * ends are kept in sd_rt[].newidle_pass_end for a task enqueued meanwhile).
  */
 int ss_newidle_balance(struct ss_sim *sim, struct ss_rq *this_rq, uint64_t *cost_ns)
 {
@@ -1556,6 +1558,7 @@ int ss_newidle_balance(struct ss_sim *sim, struct ss_rq *this_rq, uint64_t *cost
 	unsigned saved_cause = sim->lb_cause, saved_this = sim->this_cpu;
 
 	*cost_ns = 0;
+	this_rq->newidle_nr_pass = 0;
 	ss_update_misfit_status(sim, NULL, this_rq);
 	/* There is a task waiting to run. No need to search for one. */
 	if (this_rq->ttwu_pending)
@@ -1598,6 +1601,9 @@ int ss_newidle_balance(struct ss_sim *sim, struct ss_rq *this_rq, uint64_t *cost
 			update_newidle_cost(sim, rt, domain_cost);
 			curr_cost += domain_cost;
 		}
+		/* cost.newidle_time: where each pass ends, for a task enqueued meanwhile */
+		rt->newidle_pass_end = curr_cost;
+		this_rq->newidle_nr_pass = (uint8_t)(l + 1);
 		/* Stop searching for tasks to pull if there are now runnable tasks on this rq. */
 		if (pulled_task || this_rq->cfs.nr_running > 0 || this_rq->ttwu_pending)
 			break;

@@ -480,7 +480,8 @@ uint64_t ss_cpu_wake_cost(struct ss_sim *sim, struct ss_rq *rq, bool send_ipi)
 
 void ss_idle_reenter(struct ss_sim *sim, struct ss_rq *rq)
 {
-	if (!rq->curr && !rq->cfs.nr_running && rq->idle_state < 0 && !rq->ttwu_pending && !rq->wake_inflight)
+	if (!rq->curr && !rq->in_newidle && !rq->cfs.nr_running && rq->idle_state < 0 && !rq->ttwu_pending &&
+	    !rq->wake_inflight)
 		idle_state_enter(sim, rq);
 }
 
@@ -541,7 +542,7 @@ static __attribute__((noinline)) void startup_depth_change(struct ss_sim *sim, s
 
 static void account_busy(struct ss_sim *sim, struct ss_rq *rq)
 {
-	if (rq->curr) {
+	if (rq->curr || rq->in_newidle) {
 		if (sim->measuring) {
 			uint64_t from = rq->busy_since > sim->measure_start ? rq->busy_since : sim->measure_start;
 			if (sim->now > from)
@@ -664,7 +665,7 @@ static __attribute__((noinline)) void iwa_update_classes(struct ss_sim *sim, str
 static inline __attribute__((always_inline)) void rq_acct_body(struct ss_sim *sim, struct ss_rq *rq, bool multi)
 {
 	unsigned depth = rq->cfs.nr_running, running, waiting;
-	bool idle = rq->curr == NULL;
+	bool idle = rq->curr == NULL && !rq->in_newidle;
 	running = rq->curr && rq->curr->se.on_rq ? 1u : 0u;
 	waiting = depth > running ? depth - running : 0;
 	if (__builtin_expect(rq->nr_kthreads != 0, 0)) {
@@ -794,7 +795,7 @@ static void stop_tick(struct ss_sim *sim, struct ss_rq *rq)
 
 /* ------------------------------------------------------------ schedule */
 
-static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
+static void idle_enter(struct ss_sim *sim, struct ss_rq *rq, bool enter_state)
 {
 	/* (idle_stamp, which feeds avg_idle, is set by newidle_balance()) */
 	/* set_next_task_idle() -> update_idle_core() */
@@ -809,8 +810,14 @@ static void idle_enter(struct ss_sim *sim, struct ss_rq *rq)
 	stop_tick(sim, rq);
 	if (sim->params.nohz)
 		ss_nohz_balance_enter_idle(sim, rq);
-	/* cpuidle_idle_call(): the governor picks a state */
-	idle_state_enter(sim, rq);
+	/* cpuidle_idle_call(): the governor picks a state; with an IPI already
+	 * pending the idle loop takes it at once (no state entered) */
+	if (enter_state) {
+		idle_state_enter(sim, rq);
+	} else {
+		rq->idle_entry = sim->now;
+		rq->idle_state = -1;
+	}
 }
 
 /*
@@ -846,13 +853,74 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
  * time. after_stopper: the CPU switches away from the stopper (prev already
  * put back by run_stopper()).
  */
+/*
+ * The switch to idle of schedule() (prev: the task that blocked, NULL after
+ * the stopper or a held newidle balance without one). ipi_pending: a wakeup
+ * is already due here (a held newidle balance cut short by it), so the idle
+ * loop takes it at once and enters no idle state.
+ */
+static void switch_to_idle(struct ss_sim *sim, struct ss_rq *rq, struct ss_task *trace_prev, bool prev_stopper,
+			   bool ipi_pending)
+{
+	if (ss_tracing(sim))
+		ss_ft_switch(sim, rq, trace_prev, NULL, prev_stopper && !trace_prev ? SS_FT_PREV_STOPPER : 0);
+	account_busy(sim, rq);
+	rq->curr = NULL;
+	rq->in_newidle = false;
+	smt_busy_change(sim, rq, -1);
+	if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
+		(void)ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_SCHEDULE);
+	ss_rq_line_write(sim, rq->cpu, rq->cpu);
+	idle_enter(sim, rq, !ipi_pending);
+}
+
+/*
+ * cost.newidle_time: the newidle balance is cut short by a task enqueued
+ * (or a wakeup queued) on its CPU: newidle_balance() stops when the domain
+ * pass in progress ends ("if (pulled_task || this_rq->nr_running > 0 ||
+ * this_rq->ttwu_pending) break;", fair.c v6.6/v5.17); the switch happens
+ * then (SS_EV_NEWIDLE).
+ */
+static void newidle_cut(struct ss_sim *sim, struct ss_rq *rq)
+{
+	uint64_t stop = rq->newidle_end;
+	for (unsigned l = 0; l < rq->newidle_nr_pass; l++) {
+		uint64_t e = rq->newidle_start + rq->sd_rt[l].newidle_pass_end;
+		if (e >= sim->now) {
+			stop = e < stop ? e : stop;
+			break;
+		}
+	}
+	if (stop < rq->newidle_end) {
+		rq->newidle_end = stop;
+		ss_evq_schedule(&sim->evq, &rq->ev_newidle, stop, SS_EV_NEWIDLE, rq->cpu);
+	}
+}
+
 static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 {
-	struct ss_task *prev = rq->curr, *next;
+	struct ss_task *prev = rq->curr, *next, *trace_prev;
 	struct ss_sched_entity *se;
 	uint64_t newidle_cost = 0;
-	bool was_busy = prev || after_stopper;
+	bool was_busy = prev || after_stopper, resumed = false;
 
+	if (__builtin_expect(rq->in_newidle, 0)) {
+		/* still balancing: the pick waits for the pass in progress */
+		if (sim->now < rq->newidle_end) {
+			newidle_cut(sim, rq);
+			return;
+		}
+		/* the held balance is over: pick_next_task_fair() picks what was
+		 * enqueued meanwhile ("pretend we pulled it") or the CPU goes idle */
+		if (ss_ev_queued(&rq->ev_newidle))
+			ss_evq_cancel(&sim->evq, &rq->ev_newidle);
+		if (sim->measuring)
+			sim->res->newidle_held_ns += sim->now - (rq->newidle_start > sim->measure_start ?
+								 rq->newidle_start : sim->measure_start);
+		resumed = was_busy = true;
+		after_stopper = rq->newidle_prev_stopper;
+	}
+	trace_prev = resumed ? rq->newidle_prev : prev;
 	ss_update_rq_clock(sim, rq);
 	if (prev) {
 		stop_burst(sim, rq, prev);
@@ -862,32 +930,52 @@ static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 		ss_put_prev_entity(&rq->cfs, &prev->se);
 	}
 	se = sim->fair->pick_next_entity(sim, rq);
-	if (!se && was_busy && ss_newidle_balance(sim, rq, &newidle_cost) > 0)
+	if (!se && was_busy && !resumed && ss_newidle_balance(sim, rq, &newidle_cost) > 0)
 		se = sim->fair->pick_next_entity(sim, rq);
 	if (!se) {
 		if (was_busy) {
-			if (ss_tracing(sim))
-				ss_ft_switch(sim, rq, prev, NULL, after_stopper && !prev ? SS_FT_PREV_STOPPER : 0);
 			if (prev)
 				bw_change(sim, rq, prev, -1);
-			account_busy(sim, rq);
 			kthread_stint_end(sim, rq);
-			rq->curr = NULL;
-			smt_busy_change(sim, rq, -1);
-			if (sim->params.rq_lock_all && sim->params.rq_lock_ns)
-				(void)ss_rq_lock(sim, rq, sim->now, sim->params.rq_lock_ns, rq->cpu, SS_LOCK_SCHEDULE);
-			ss_rq_line_write(sim, rq->cpu, rq->cpu);
-			idle_enter(sim, rq);
+			if (newidle_cost && sim->params.newidle_time) {
+				/* cost.newidle_time: newidle_balance() ran in this
+				 * schedule() for newidle_cost and found nothing; until
+				 * it ends rq->curr is still prev (on_cpu, not
+				 * idle_cpu()) and the CPU is busy */
+				rq->curr = NULL;
+				rq->in_newidle = true;
+				rq->newidle_prev = prev;
+				rq->newidle_prev_stopper = after_stopper && !prev;
+				rq->newidle_start = sim->now;
+				rq->newidle_end = sim->now + newidle_cost;
+				ss_evq_schedule(&sim->evq, &rq->ev_newidle, rq->newidle_end, SS_EV_NEWIDLE, rq->cpu);
+				rq_acct(sim, rq);
+				return;
+			}
+			switch_to_idle(sim, rq, trace_prev, after_stopper,
+				       resumed && (rq->ttwu_pending || rq->wake_inflight));
+			rq->newidle_prev = NULL;
 		}
 		rq_acct(sim, rq);
 		return;
 	}
 	next = task_of(se);
-	if (ss_tracing(sim) && next != prev)
-		ss_ft_switch(sim, rq, prev, next, after_stopper && !prev ? SS_FT_PREV_STOPPER : 0);
+	rq->in_newidle = false;
+	rq->newidle_prev = NULL;
+	if (ss_tracing(sim) && next != prev) {
+		if (resumed && next == trace_prev) {
+			/* woken while still on_cpu: its wake list is taken after the
+			 * switch to idle, so the CPU goes idle and back */
+			ss_ft_switch(sim, rq, trace_prev, NULL, 0);
+			ss_ft_switch(sim, rq, NULL, next, 0);
+		} else {
+			ss_ft_switch(sim, rq, trace_prev, next,
+				     after_stopper && !trace_prev ? SS_FT_PREV_STOPPER : 0);
+		}
+	}
 	pelt_update(sim, rq, next, SS_UPDATE_TG);          /* set_next_entity() */
 	sim->fair->set_next_entity(sim, rq, se);
-	if (!prev) {
+	if (!prev && !resumed) {
 		rq->busy_since = sim->now;
 		start_tick(sim, rq);
 	}
@@ -1179,8 +1267,9 @@ bool ss_ttwu_queue_cond_v6_6(struct ss_sim *sim, struct ss_task *p, unsigned cpu
  * CPU that does not share the waker's LLC; in the LLC the waker enqueues
  * directly under the target's rq lock (ttwu_queue() -> rq_lock()), idle
  * target or not. Its third case, "the task is descheduling (WF_ON_CPU) and
- * the only running task on the CPU", never arises here: a task blocks at the
- * end of its burst and is off its CPU when woken (p->on_cpu == 0).
+ * the only running task on the CPU", is try_to_wake_up()'s on_cpu path
+ * (cost.newidle_time: a task woken while its CPU is still balancing in the
+ * schedule() it blocked in); otherwise a task is off its CPU when woken.
  */
 bool ss_ttwu_queue_cond_v5_17(struct ss_sim *sim, struct ss_task *p, unsigned cpu)
 {
@@ -1256,8 +1345,32 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 	p->state = SS_TASK_WAKING;
 	sim->scan_cost = 0;
 	wake_flags |= WF_TTWU;
-	/* select_task_rq(): the class hook only if more than one CPU is allowed */
-	if (p->nr_cpus_allowed > 1) {
+	/* cost.newidle_time: p blocked and its CPU is still in schedule(),
+	 * balancing (p->on_cpu): "if (smp_load_acquire(&p->on_cpu) &&
+	 * ttwu_queue_wakelist(p, task_cpu(p), wake_flags | WF_ON_CPU)) goto
+	 * unlock;" (try_to_wake_up(), core.c v5.17; v6.6 without the flag) —
+	 * queued on that CPU's wake list, no select_task_rq(). When the wake list
+	 * is refused the kernel waits for on_cpu and places p as usual; here it
+	 * is placed at once (the wait is not modelled). */
+	bool on_cpu = false;
+	{
+		struct ss_rq *prq = &sim->rq[p->cpu];
+		if (__builtin_expect(prq->in_newidle, 0) && prq->newidle_prev == p &&
+		    ss_feat(sim->features, SS_FEAT_TTWU_QUEUE)) {
+			if (sim->kernel == SS_KERNEL_5_17)   /* v5.17 ttwu_queue_cond(cpu, WF_ON_CPU) */
+				on_cpu = ss_cpumask_test(sim->topo->active_mask, (unsigned)p->cpu) &&
+					 (!ss_cpus_share_cache(sim->topo, sim->this_cpu, (unsigned)p->cpu) ||
+					  prq->cfs.nr_running <= 1);
+			else
+				on_cpu = ss_ttwu_queue_cond_v6_6(sim, p, (unsigned)p->cpu);
+		}
+	}
+	if (on_cpu) {
+		cpu = p->cpu;
+		if (sim->measuring && !p->kthread)
+			sim->res->wakeups_on_cpu++;
+	} else if (p->nr_cpus_allowed > 1) {
+		/* select_task_rq(): the class hook only if more than one CPU is allowed */
 		cpu = sim->policy->select_task_rq(sim, p, p->cpu, wake_flags);
 		if (ss_tracing(sim))
 			ss_ft_select_task_rq(sim, p, wake_flags, cpu);
@@ -1293,7 +1406,8 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		sim->res->scan_time_ns += cost;
 	}
 	at = sim->now + cost;
-	p->via_wakelist = ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && sim->ttwu_queue_cond(sim, p, (unsigned)cpu);
+	p->via_wakelist = on_cpu ||
+			  (ss_feat(sim->features, SS_FEAT_TTWU_QUEUE) && sim->ttwu_queue_cond(sim, p, (unsigned)cpu));
 	p->drain_locked = 0;
 	{
 		struct ss_rq *trq = &sim->rq[cpu];
@@ -1318,8 +1432,9 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 				at += wait + hold;
 			}
 			claim = at;   /* activate_task(): nr_running counts it */
-			/* check_preempt_curr() on an idle rq: resched_curr() IPIs it */
-			if ((unsigned)cpu != sim->this_cpu && !trq->curr)
+			/* check_preempt_curr() on an idle rq: resched_curr() IPIs it (a
+			 * CPU in a held newidle balance sees nr_running at its pass end) */
+			if ((unsigned)cpu != sim->this_cpu && !trq->curr && !trq->in_newidle)
 				at += ss_cpu_wake_cost(sim, trq, true);
 		}
 		/* the claim: from the decision, or (cost.claim_after_scan) from the
@@ -2521,7 +2636,7 @@ static void reset_stats(struct ss_sim *sim)
 
 		memset(cs, 0, sizeof *cs);
 		/* the start-up figures run on from t = 0: what they have not taken yet first */
-		if (rq->curr)
+		if (rq->curr || rq->in_newidle)
 			startup_busy(sim, rq);
 		if (rq->acct_on)
 			startup_depth(sim, rq);
@@ -3092,7 +3207,8 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		rq->max_idle_balance_cost = sim->params.migration_cost_ns;
 		rq->sd_rt = g_new0(struct ss_sd_rt, t->cpu[c].nr_sd ? t->cpu[c].nr_sd : 1);
 		rq->ev_run_end.heap_idx = rq->ev_resched.heap_idx = rq->ev_ilb.heap_idx = rq->ev_stop.heap_idx = SS_EV_IDLE;
-		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = rq->ev_stop.owner = c;
+		rq->ev_newidle.heap_idx = SS_EV_IDLE;
+		rq->ev_run_end.owner = rq->ev_resched.owner = rq->ev_ilb.owner = rq->ev_stop.owner = rq->ev_newidle.owner = c;
 		rq->cur_speed = rq->speed_num;
 		rq->cur_smt_f = rq->cur_bw_f = 1024;
 		for (unsigned b = 0; b < G_N_ELEMENTS(rq->menu_correction); b++)
@@ -3125,7 +3241,7 @@ static bool sim_init(struct ss_sim *sim, const struct ss_run_config *cfg, GError
 		}
 	}
 	sim->ev_burst.heap_idx = sim->ev_batch.heap_idx = SS_EV_IDLE;
-	ss_evq_init(&sim->evq, 4 * sim->nr_cpus + 2 * sim->nr_tasks + 8);
+	ss_evq_init(&sim->evq, 5 * sim->nr_cpus + 2 * sim->nr_tasks + 8);   /* per rq: run_end, resched, ilb, stop, newidle */
 	sim->ev_sample.heap_idx = sim->ev_warmup.heap_idx = sim->ev_stop.heap_idx = sim->ev_jiffy.heap_idx = SS_EV_IDLE;
 	ss_balance_init(sim);
 	ss_cline_init(sim);
@@ -3701,6 +3817,10 @@ bool ss_run_step(struct ss_run *run)
 			break;
 		case SS_EV_RUN_END:
 			handle_run_end(sim, &sim->rq[ev->owner]);
+			break;
+		case SS_EV_NEWIDLE:
+			/* the held newidle balance ends: schedule() picks or idles */
+			__schedule(sim, &sim->rq[ev->owner], false);
 			break;
 		case SS_EV_TICK:
 			handle_jiffy(sim);

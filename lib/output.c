@@ -387,6 +387,7 @@ static void sis_scan_json(cJSON *root, const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
 	cJSON_AddNumberToObject(o, "fork_fallback_rq", (double)r->fork_fallback);
 	cJSON_AddNumberToObject(o, "exec_refused", (double)r->exec_refused);
+	cJSON_AddNumberToObject(o, "on_cpu", (double)r->wakeups_on_cpu);
 }
 
 static void sis_scan_text(GString *s, const struct ss_results *r)
@@ -568,6 +569,7 @@ char *ss_results_to_json(const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "rq_lock", (double)r->lost.rq_lock);
 	cJSON_AddNumberToObject(o, "tick", (double)r->background.tick_ns);
 	cJSON_AddNumberToObject(o, "kthread", (double)r->background.kthread_ns);
+	cJSON_AddNumberToObject(o, "newidle_balance", (double)r->newidle_held_ns);
 	{
 		const struct ss_background_stats *bg = &r->background;
 		o = cJSON_AddObjectToObject(root, "background");
@@ -1000,11 +1002,12 @@ char *ss_results_to_text(const struct ss_results *r)
 		const struct ss_time_lost *l = &r->lost;
 		double w = (double)r->duration_ns * (double)(r->nr_allowed_cpus ? r->nr_allowed_cpus : 1) / 100.0;
 		g_string_append_printf(s, "%-34s probe %.3f  switch %.3f  ipi %.3f  idle-exit %.3f  refill %.3f  smt %.3f  "
-				       "mem-bw %.3f  rq-lock %.3f  tick %.3f  kthread %.3f\n", "time lost, % of CPU time",
+				       "mem-bw %.3f  rq-lock %.3f  tick %.3f  kthread %.3f  newidle %.3f\n", "time lost, % of CPU time",
 				       (double)l->probe / w, (double)l->context_switch / w, (double)l->ipi / w,
 				       (double)l->idle_exit / w, (double)l->cache_refill / w, (double)l->smt / w,
 				       (double)l->memory_bandwidth / w, (double)l->rq_lock / w,
-				       (double)r->background.tick_ns / w, (double)r->background.kthread_ns / w);
+				       (double)r->background.tick_ns / w, (double)r->background.kthread_ns / w,
+				       (double)r->newidle_held_ns / w);
 		{
 			const struct ss_background_stats *bg = &r->background;
 			g_string_append_printf(s, "%-34s %llu ticks on busy CPUs (%llu ns), kworker activations %llu "

@@ -114,6 +114,12 @@ static const struct pdef pdefs[] = {
 	{ "cost", "kthread_ns", P_NS, F(kthread_ns), 3000, 1, 100000000, "ns",
 	  "CPU time of one kworker activation (work at capacity 1024); default: topology costs.kthread_ns, else 3000 ns "
 	  "(the thread_noise of migration/8, 3068 ns, in Documentation/trace/osnoise-tracer.rst)" },
+	{ "cost", "newidle_time", P_INT, F(newidle_time), 1, 0, 1, "bool",
+	  "a newidle_balance() that pulls nothing holds its CPU for its modelled time (cost.lb_pass_ns + the span's reads "
+	  "per domain pass) before the switch to idle: the CPU is busy and not idle_cpu() (rq->curr is still the task that "
+	  "blocked, fair.c/core.c v6.6 and v5.17), a task enqueued meanwhile is picked when the pass in progress ends, and a "
+	  "wakeup of the task that blocked goes to its own CPU's wake list (WF_ON_CPU, no select_task_rq()); counter "
+	  "time_lost_ns.newidle_balance; 0 = the CPU is idle at once (the balance takes no time unless it pulls)" },
 	{ "balance", "busy_factor", P_INT, F(busy_factor), 16, 1, 1024, "factor",
 	  "sd->busy_factor: balance interval multiplier on a busy CPU (topology.c sd_init: 16)" },
 	{ "balance", "nohz", P_INT, F(nohz), 1, 0, 1, "bool",

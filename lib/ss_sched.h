@@ -35,6 +35,7 @@ enum ss_ev_class {
 	SS_EV_RESCHED,   /* a reschedule IPI reaches a CPU */
 	SS_EV_STOP,      /* the stopper (active_load_balance_cpu_stop) runs on a CPU */
 	SS_EV_RUN_END,   /* the running task's burst ends: run its program on */
+	SS_EV_NEWIDLE,   /* a newidle balance that pulled nothing is over (cost.newidle_time): switch on */
 	SS_EV_TICK,      /* a jiffy boundary: scheduler_tick() on every busy CPU */
 	SS_EV_ILB,       /* the NOHZ idle-balance kick reaches the chosen idle CPU */
 	SS_EV_SAMPLE,    /* time-series sample */
@@ -212,6 +213,7 @@ struct ss_sd_rt {
 	uint64_t max_newidle_lb_cost;    /* ns */
 	uint64_t last_decay_max_lb_cost; /* jiffies */
 	uint64_t lb_pass_cost;       /* ns: modelled cost of one load_balance() pass at this level (balance.c) */
+	uint64_t newidle_pass_end;   /* ns from the start of the last newidle balance to the end of this level's pass */
 	unsigned nr_balance_failed;
 };
 
@@ -232,6 +234,7 @@ struct ss_rq {
 	/* second line: also read at every burst start (the queue prefetches it with the first) */
 	uint64_t speed_num;            /* wall ns per work ns = 2^20 / (capacity × freq_capacity) */
 	unsigned cpu;
+	bool in_newidle;               /* cost.newidle_time: in schedule(), balancing, nothing picked yet (curr NULL) */
 	struct ss_cfs_rq cfs;
 	struct ss_cfs_rq_avg cfs_avg;
 	struct ss_rq_clock_pelt pclk;
@@ -290,6 +293,13 @@ struct ss_rq {
 	uint64_t kworker_due;          /* ns: its next work item is due (taken at the first busy tick at or after) */
 	uint64_t busy_from;            /* ns: when the CPU last left idle (its tick restarted) */
 	uint64_t kthread_since;        /* ns: when the kworker running here (curr) was switched in */
+	/* cost.newidle_time: a newidle balance that pulled nothing holds the CPU
+	 * in schedule() over [newidle_start, newidle_end) (in_newidle) */
+	struct ss_event ev_newidle;
+	uint64_t newidle_start, newidle_end;   /* ns */
+	struct ss_task *newidle_prev;  /* the task that blocked (still on_cpu), NULL after the stopper */
+	bool newidle_prev_stopper;     /* the CPU came from the stopper */
+	uint8_t newidle_nr_pass;       /* domain passes of that balance (sd_rt[].newidle_pass_end) */
 };
 
 /**
@@ -598,14 +608,15 @@ static inline bool ss_rq_claimed(const struct ss_sim *sim, const struct ss_rq *r
 
 /* core.c: predicates the placement code reads (core.c v6.6). */
 bool ss_idle_cpu(struct ss_sim *sim, unsigned cpu);
-/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending.
+/* idle_cpu(), core.c v6.6: rq->curr == rq->idle && !nr_running && !ttwu_pending
+ * (in_newidle: curr is still the task that blocked, in newidle_balance()).
  * wake_inflight: a direct wakeup already decided for this CPU (see docs/model.md);
  * with cost.claim_after_scan, pending wakeups count from the end of their scan.
  * Inline for the library's callers (the macro); ss_idle_cpu() is the exported copy. */
 static inline bool ss__idle_cpu(const struct ss_sim *sim, unsigned cpu)
 {
 	const struct ss_rq *rq = &sim->rq[cpu];
-	return !rq->curr && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
+	return !rq->curr && !rq->in_newidle && !rq->cfs.nr_running && !ss_rq_claimed(sim, rq);
 }
 #define ss_idle_cpu(sim, cpu) ss__idle_cpu(sim, cpu)
 static inline bool ss_available_idle_cpu(struct ss_sim *sim, unsigned cpu)

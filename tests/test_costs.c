@@ -368,6 +368,15 @@ static void test_each_cost_zero(void **state)
 		assert_int_equal(r->lost.cache_refill, 0);
 		ss_results_free(r);
 	}
+	{
+		/* time_lost_ns.newidle_balance (not in struct ss_time_lost: appended to the results) */
+		const char *const sets[] = { "cost.newidle_time=0", NULL };
+		struct ss_results *r = run(t, w, "sis_prop", sets, 5000000, 20000000);
+		assert_true(base->newidle_held_ns > 0);
+		assert_int_equal(r->newidle_held_ns, 0);
+		assert_int_equal(r->wakeups_on_cpu, 0);
+		ss_results_free(r);
+	}
 	ss_results_free(base);
 	ss_workload_free(w);
 	ss_topology_free(t);

@@ -71,6 +71,9 @@ struct ss_params {
 	uint64_t tick_ns;             /* the timer interrupt of a busy CPU's tick, ns, stolen from the task it interrupts */
 	uint64_t kthread_rate_hz;     /* activations per second of each CPU's kworker (Poisson, deferrable: run at a busy tick) */
 	uint64_t kthread_ns;          /* CPU time of one kworker activation, ns */
+	/* cost., appended: the time of a newidle balance (docs/model.md "How each cost is charged") */
+	uint64_t newidle_time;        /* 1: a newidle_balance() that pulls nothing holds its CPU in schedule() for its
+	                                 modelled time (busy, not idle_cpu()); 0: the CPU is idle at once */
 };
 
 /** Fill p with defaults; topology-dependent defaults (probe costs) from t (may be NULL). */

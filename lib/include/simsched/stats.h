@@ -355,6 +355,15 @@ struct ss_results {
 		                                             (AR(1)-corrected) */
 		double delta_lag1_autocorrelation;        /* φ of the batch differences the Δ's interval is made of */
 	} run_length;
+	/*
+	 * cost.newidle_time (appended): CPU time of the newidle balances that
+	 * pulled nothing, each holding its CPU in schedule() before the switch
+	 * to idle (time_lost_ns.newidle_balance), ns; and the wakeups of a task
+	 * still on its CPU there (p->on_cpu: queued on that CPU's wake list
+	 * with WF_ON_CPU, no select_task_rq(); wakeups.on_cpu).
+	 */
+	uint64_t newidle_held_ns;
+	uint64_t wakeups_on_cpu;
 };
 
 void ss_results_free(struct ss_results *r);
