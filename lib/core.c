@@ -1357,8 +1357,10 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		struct ss_rq *prq = &sim->rq[p->cpu];
 		if (__builtin_expect(prq->in_newidle, 0) && prq->newidle_prev == p &&
 		    ss_feat(sim->features, SS_FEAT_TTWU_QUEUE)) {
-			if (sim->kernel == SS_KERNEL_5_17)   /* v5.17 ttwu_queue_cond(cpu, WF_ON_CPU) */
-				on_cpu = ss_cpumask_test(sim->topo->active_mask, (unsigned)p->cpu) &&
+			if (sim->kernel == SS_KERNEL_5_17)   /* v5.17 ttwu_queue_cond(cpu, WF_ON_CPU); not this CPU:
+								  ttwu_queue_wakelist()'s WARN_ON_ONCE() */
+				on_cpu = (unsigned)p->cpu != sim->this_cpu &&
+					 ss_cpumask_test(sim->topo->active_mask, (unsigned)p->cpu) &&
 					 (!ss_cpus_share_cache(sim->topo, sim->this_cpu, (unsigned)p->cpu) ||
 					  prq->cfs.nr_running <= 1);
 			else
