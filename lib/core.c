@@ -847,13 +847,6 @@ static void fetch_next_action(struct ss_sim *sim, struct ss_rq *rq, struct ss_ta
 }
 
 /*
- * schedule() on rq: put prev, pick next (pick_eevdf), switch. When nothing
- * is runnable, pick_next_task_fair() runs newidle_balance() and picks again
- * if it pulled a task; the pulled task starts after the balance's modelled
- * time. after_stopper: the CPU switches away from the stopper (prev already
- * put back by run_stopper()).
- */
-/*
  * The switch to idle of schedule() (prev: the task that blocked, NULL after
  * the stopper or a held newidle balance without one). ipi_pending: a wakeup
  * is already due here (a held newidle balance cut short by it), so the idle
@@ -897,6 +890,16 @@ static void newidle_cut(struct ss_sim *sim, struct ss_rq *rq)
 	}
 }
 
+/*
+ * schedule() on rq: put prev, pick next (pick_eevdf), switch. When nothing
+ * is runnable, pick_next_task_fair() runs newidle_balance() and picks again
+ * if it pulled a task; the pulled task starts after the balance's modelled
+ * time. With cost.newidle_time a balance that pulled nothing holds the CPU
+ * (in_newidle) for that time and SS_EV_NEWIDLE calls this again to pick or
+ * go idle; a call meanwhile (a task enqueued here) cuts the balance at the
+ * end of its pass in progress. after_stopper: the CPU switches away from
+ * the stopper (prev already put back by run_stopper()).
+ */
 static void __schedule(struct ss_sim *sim, struct ss_rq *rq, bool after_stopper)
 {
 	struct ss_task *prev = rq->curr, *next, *trace_prev;
