@@ -2,8 +2,9 @@
 # Robustness of a seed experiment's series to the model's parameters: the
 # series is rerun with each parameter at x0.5 and x2 of its effective value,
 # one at a time (issue "background work ... calibration", Robustness), and a
-# table gives, per variant, the Δ % per load, the peak load and whether the
-# peak stays within one load step of the base run's and keeps its sign.
+# table gives, per variant, the Δ % per load, the peak load with its 95 %
+# interval and whether the peak stays within one load step of the base run's
+# and keeps its sign ("no base effect" when the base peak's interval holds 0).
 #
 #   scripts/robustness.sh EXPERIMENT SERIES [--params a,b,...] [--factors 0.5,2]
 #                         [--out DIR] [--build DIR] [--jobs N] [--precision P]
@@ -166,19 +167,33 @@ xp = v['experiments'][0] if 'experiments' in v else v
 ser = {s['name']: s for s in xp['series']}
 def deltas(i):
     s = ser['v%02d' % i]
-    return s['loads'], s['columns'][0]['delta_pct']
-loads, base = deltas(0)
+    c = s['columns'][0]
+    return s['loads'], c['delta_pct'], c.get('ci95_lo'), c.get('ci95_hi')
+loads, base, blo, bhi = deltas(0)
 def peak(d):
     j = max(range(len(d)), key=lambda k: (d[k] if d[k] is not None else -1e9))
     return j
+def ci(lo, hi, j):
+    if lo is None or hi is None or lo[j] is None or hi[j] is None:
+        return ''
+    return ' [%+.1f, %+.1f]' % (lo[j], hi[j])
 bp = peak(base)
-print('| variant | value | ' + ' | '.join(str(l) for l in loads) + ' | peak | within 1 step, same sign |')
-print('|---|---|' + '---|' * len(loads) + '---|---|')
+# A sign and a load step can only be held by an effect: when the base run's
+# peak has a 95 % interval that includes 0, there is none to hold, and the
+# last column says so instead of a yes that means nothing.
+testable = blo is None or bhi is None or blo[bp] is None or bhi[bp] is None or blo[bp] > 0 or bhi[bp] < 0
+print('| variant | value | ' + ' | '.join(str(l) for l in loads) + ' | peak | peak Δ [95 %] | within 1 step, same sign |')
+print('|---|---|' + '---|' * len(loads) + '---|---|---|')
 for i, (label, p, val, eff) in enumerate(variants):
-    l, d = deltas(i)
+    l, d, lo, hi = deltas(i)
     pk = peak(d)
     ok = abs(pk - bp) <= 1 and (d[pk] > 0) == (base[bp] > 0)
     cells = ' | '.join('%+.1f' % x if x is not None else '-' for x in d)
     value = '%s (base %s)' % (val, eff) if p else ''
-    print('| %s | %s | %s | %s | %s |' % (label, value, cells, loads[pk], 'base' if i == 0 else ('yes' if ok else '**no**')))
+    verdict = 'base' if i == 0 else ('no base effect' if not testable else ('yes' if ok else '**no**'))
+    print('| %s | %s | %s | %s | %+.1f%s | %s |' % (label, value, cells, loads[pk], d[pk], ci(lo, hi, pk), verdict))
+if not testable:
+    print()
+    print('The base run has no effect to hold: its peak, %+.1f %% at %s, has a 95 %% interval%s that includes 0.'
+          % (base[bp], loads[bp], ci(blo, bhi, bp)))
 PY
