@@ -187,11 +187,11 @@ print('|---|---|' + '---|' * len(loads) + '---|---|---|')
 for i, (label, p, val, eff) in enumerate(variants):
     l, d, lo, hi = deltas(i)
     pk = peak(d)
-    ok = abs(pk - bp) <= 1 and (d[pk] > 0) == (base[bp] > 0)
+    ok = d[pk] is not None and base[bp] is not None and abs(pk - bp) <= 1 and (d[pk] > 0) == (base[bp] > 0)
     cells = ' | '.join('%+.1f' % x if x is not None else '-' for x in d)
     value = '%s (base %s)' % (val, eff) if p else ''
     verdict = 'base' if i == 0 else ('no base effect' if not testable else ('yes' if ok else '**no**'))
-    print('| %s | %s | %s | %s | %+.1f%s | %s |' % (label, value, cells, loads[pk], d[pk], ci(lo, hi, pk), verdict))
+    print('| %s | %s | %s | %s | %s%s | %s |' % (label, value, cells, loads[pk], '%+.1f' % d[pk] if d[pk] is not None else '-', ci(lo, hi, pk), verdict))
 if not testable:
     print()
     print('The base run has no effect to hold: its peak, %+.1f %% at %s, has a 95 %% interval%s that includes 0.'
