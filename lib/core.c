@@ -1388,7 +1388,8 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		if (sim->measuring)
 			sim->res->wakeups_fallback++;
 	}
-	if ((unsigned)cpu != (unsigned)p->cpu)
+	const unsigned prev_cpu = p->cpu;
+	if ((unsigned)cpu != prev_cpu)
 		set_task_cpu(sim, p, (unsigned)cpu, SS_MIG_WAKEUP, false);
 	cost = sim->scan_cost;
 	bool cpu_idle = ss_idle_cpu(sim, (unsigned)cpu);
@@ -1406,6 +1407,12 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 		sim->res->contention.wakeups_chose_idle += p->chose_idle;
 		sim->res->wakeups_remote_llc += w->llc != c->llc;
 		sim->res->wakeups_remote_node += w->node != c->node;
+		if ((unsigned)cpu == sim->this_cpu)
+			sim->res->wakeups_on_waker_cpu++;
+		else if ((unsigned)cpu == prev_cpu)
+			sim->res->wakeups_on_prev_cpu++;
+		else
+			sim->res->wakeups_on_other_cpu++;
 		sim->res->wakeups++;
 		sim->res->cpu[cpu].wakeups++;
 		sim->res->scan_time_ns += cost;
@@ -2617,6 +2624,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sic_budget_found, 0, sizeof r->sic_budget_found);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
+	r->wakeups_on_waker_cpu = r->wakeups_on_prev_cpu = r->wakeups_on_other_cpu = 0;
 	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = r->exec_refused = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);

@@ -222,6 +222,44 @@ static void test_by_budget_sums(void **state)
 	ss_topology_free(t);
 }
 
+/*
+ * wakeups.onto_waker_cpu / onto_prev_cpu / onto_other_cpu: where wakees land.
+ * netperf pairs on 8 CPUs: 2 pairs (25 %) each keep a CPU per task and
+ * wake onto prev (select_idle_sibling()'s prev shortcut); 16 pairs (200 %)
+ * stack each pair on one CPU (WF_SYNC wake_affine_idle() returns the
+ * waker's CPU, the search finds nothing idle). The three add up to wakeups.
+ */
+static void test_wakee_landing(void **state)
+{
+	(void)state;
+	GError *err = NULL;
+	struct ss_topology *t = topo(flat8_yaml);
+	struct ss_workload *w = ss_workload_load(SS_SOURCE_DIR "/workloads/netperf-tcp-rr.yaml", &err);
+	static const unsigned loads[] = { 2500, 20000 };
+
+	assert_non_null(w);
+	for (unsigned k = 0; k < G_N_ELEMENTS(loads); k++) {
+		struct ss_run_config c = { .topo = t, .wl = w, .policy = "sis_prop", .load_pct_x100 = loads[k], .seed = 1,
+					   .warmup_ns = 20 * MS, .duration_ns = 20 * MS };
+		ss_params_defaults(&c.params, t);
+		struct ss_results *r = run(&c);
+		uint64_t waker = r->wakeups_on_waker_cpu, prev = r->wakeups_on_prev_cpu, other = r->wakeups_on_other_cpu;
+
+		assert_true(r->wakeups > 1000);
+		assert_int_equal(waker + prev + other, r->wakeups);
+		if (k == 0) {
+			if (prev * 10 < r->wakeups * 9)
+				fail_msg("2 pairs: %llu of %llu onto prev", (unsigned long long)prev, (unsigned long long)r->wakeups);
+		} else if (waker * 10 < r->wakeups * 9) {
+			fail_msg("16 pairs: %llu of %llu onto the waker's CPU", (unsigned long long)waker,
+				 (unsigned long long)r->wakeups);
+		}
+		ss_results_free(r);
+	}
+	ss_workload_free(w);
+	ss_topology_free(t);
+}
+
 /* sis.nr_fixed=K: exactly min(K, |mask|) probes per call when nothing is idle, whatever the policy */
 static void test_nr_fixed(void **state)
 {
@@ -1079,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_sic_kind_run),
 		cmocka_unit_test(test_sic_time_us_buckets),
 		cmocka_unit_test(test_sic_time_us_metrics),
+		cmocka_unit_test(test_wakee_landing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
