@@ -1411,8 +1411,6 @@ static uint64_t try_to_wake_up(struct ss_sim *sim, struct ss_task *p, int wake_f
 			sim->res->wakeups_on_waker_cpu++;
 		else if ((unsigned)cpu == prev_cpu)
 			sim->res->wakeups_on_prev_cpu++;
-		else
-			sim->res->wakeups_on_other_cpu++;
 		sim->res->wakeups++;
 		sim->res->cpu[cpu].wakeups++;
 		sim->res->scan_time_ns += cost;
@@ -2624,7 +2622,7 @@ static void reset_stats(struct ss_sim *sim)
 	memset(r->sic_budget_found, 0, sizeof r->sic_budget_found);
 	memset(&r->sis, 0, sizeof r->sis);
 	memset(&r->sis_scanned_hist, 0, sizeof r->sis_scanned_hist);
-	r->wakeups_on_waker_cpu = r->wakeups_on_prev_cpu = r->wakeups_on_other_cpu = 0;
+	r->wakeups_on_waker_cpu = r->wakeups_on_prev_cpu = 0;
 	r->wakeups_busy = r->wakeups_remote_llc = r->wakeups_remote_node = r->wakeups_fallback = r->fork_fallback = r->exec_refused = 0;
 	r->lb_stats_passes = r->nohz_kicks = r->nohz_balances = 0;
 	memset(r->migrations_by_cause, 0, sizeof r->migrations_by_cause);

@@ -386,7 +386,7 @@ static void sis_scan_json(cJSON *root, const struct ss_results *r)
 	cJSON_AddNumberToObject(o, "outside_waker_node", (double)r->wakeups_remote_node);
 	cJSON_AddNumberToObject(o, "onto_waker_cpu", (double)r->wakeups_on_waker_cpu);
 	cJSON_AddNumberToObject(o, "onto_prev_cpu", (double)r->wakeups_on_prev_cpu);
-	cJSON_AddNumberToObject(o, "onto_other_cpu", (double)r->wakeups_on_other_cpu);
+	cJSON_AddNumberToObject(o, "onto_other_cpu", (double)(r->wakeups - r->wakeups_on_waker_cpu - r->wakeups_on_prev_cpu));
 	cJSON_AddNumberToObject(o, "fallback_rq", (double)r->wakeups_fallback);
 	cJSON_AddNumberToObject(o, "fork_fallback_rq", (double)r->fork_fallback);
 	cJSON_AddNumberToObject(o, "exec_refused", (double)r->exec_refused);
@@ -420,7 +420,7 @@ static void sis_scan_text(GString *s, const struct ss_results *r)
 	g_string_append_printf(s, "%-34s waker's CPU %s  prev CPU %s  another CPU %s\n", "wakees land on",
 			       tpct(b[0], pct(r->wakeups_on_waker_cpu, r->wakeups)),
 			       tpct(b[1], pct(r->wakeups_on_prev_cpu, r->wakeups)),
-			       tpct(b[2], pct(r->wakeups_on_other_cpu, r->wakeups)));
+			       tpct(b[2], pct(r->wakeups - r->wakeups_on_waker_cpu - r->wakeups_on_prev_cpu, r->wakeups)));
 	if (r->wakeups_fallback || r->fork_fallback)
 		g_string_append_printf(s, "%-34s %llu wakeups, %llu forks\n", "placed outside p->cpus_ptr (fallback)",
 				       (unsigned long long)r->wakeups_fallback, (unsigned long long)r->fork_fallback);

@@ -235,9 +235,9 @@ struct ss_results {
 	uint64_t wakeups_busy;               /* wakeups placed on a CPU that was not idle when chosen */
 	uint64_t wakeups_remote_llc, wakeups_remote_node; /* placed outside the waking CPU's LLC / node */
 	/* where wakees land (kthreads excluded): on the waking CPU (also when it was the task's previous
-	 * one: a pair stacked on one CPU), on the task's previous CPU (another than the waker's: it stays
-	 * where it slept), or on a third CPU (moved by the search); the three add up to wakeups */
-	uint64_t wakeups_on_waker_cpu, wakeups_on_prev_cpu, wakeups_on_other_cpu;
+	 * one: a pair stacked on one CPU), or on the task's previous CPU (another than the waker's: it
+	 * stays where it slept); the rest of wakeups went to a third CPU (moved by the search) */
+	uint64_t wakeups_on_waker_cpu, wakeups_on_prev_cpu;
 	uint64_t wakeups_fallback;           /* select_task_rq() answers outside p->cpus_ptr (select_fallback_rq()) */
 	uint64_t fork_fallback;              /* the same for the placements of spawned tasks (WF_FORK) */
 	uint64_t exec_refused;               /* sched_exec() answers the kernel does not act on (offline, outside
