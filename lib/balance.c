@@ -419,67 +419,113 @@ static bool smt_balance(const struct lb_env *env, const struct sg_lb_stats *sgs,
 	return false;
 }
 
-/* update_sg_lb_stats(), fair.c v6.6 (no ASYM_PACKING, no reduced capacity, no NUMA balancing). */
-static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds, const struct ss_sched_group *group,
-			       struct sg_lb_stats *sgs, int *sg_status)
-{
-	struct ss_sim *sim = env->sim;
-	bool local_group = group == sds->local;
-	unsigned i;
+/*
+ * The per-CPU sums of update_sg_lb_stats() over span ∩ cpus, in locals the
+ * caller stores once. Inlined with asym_misfit (the misfit check: an
+ * asymmetric domain, not the local group) and asym (the capacity bounds)
+ * constant, so each caller's loop holds only what it reads. A CPU's
+ * capacity_orig (arch_scale_cpu_capacity(), cpu_util()'s clamp) is
+ * rq->capacity: both are the topology's capacity, set once at start
+ * (sim_init) and never changed (no RT/IRQ pressure is modelled).
+ */
+struct sg_sums {
+	unsigned long load, util, runnable, misfit, max_capacity, min_capacity;
+	unsigned sum_h_nr_running, sum_nr_running, idle_cpus;
+	int status;
+};
 
-	/* the sums in locals, stored once after the loop: stores into *sgs would
-	 * make the compiler reload what the loop reads (same types) per CPU */
+static inline __attribute__((always_inline)) void sg_lb_sums(const struct ss_sim *sim, const uint64_t *span,
+							     const uint64_t *cpus, bool asym_misfit, bool asym,
+							     struct sg_sums *out)
+{
+	const struct ss_rq *rqs = sim->rq;
+	const bool util_est = ss_feat(sim->features, SS_FEAT_UTIL_EST);
+	const unsigned nw = sim->nr_words;
 	unsigned long group_load = 0, group_util = 0, group_runnable = 0, misfit = 0;
 	unsigned long max_capacity = 0, min_capacity = ~0ul;
 	unsigned sum_h_nr_running = 0, sum_nr_running = 0, idle_cpus = 0;
 	int status = 0;
-	bool asym = (env->sd->flags & SD_ASYM_CPUCAPACITY) != 0;
 
-	for_each_cpu_and(i, group->span, env->cpus, sim->nr_words) {
-		struct ss_rq *rq = &sim->rq[i];
-		unsigned long load = (unsigned long)ss_cpu_load(sim, i);
-		unsigned nr_running;
+	for (unsigned w = 0; w < nw; w++) {
+		for (uint64_t bits = span[w] & cpus[w]; bits; bits &= bits - 1) {
+			const struct ss_rq *rq = &rqs[w * 64u + (unsigned)__builtin_ctzll(bits)];
+			unsigned long util = (unsigned long)rq->cfs_avg.avg.util_avg, cap = rq->capacity;
+			unsigned h = rq->cfs.nr_running, nr_running = h + (rq->stopper_running ? 1u : 0u);
 
-		group_load += load;
-		group_util += ss_cpu_util_of(sim, i);
-		group_runnable += ss_cpu_runnable(sim, i);
-		sum_h_nr_running += rq->cfs.nr_running;
-		nr_running = rq_nr_running(rq);
-		sum_nr_running += nr_running;
-		if (nr_running > 1)
-			status |= SG_OVERLOAD;
-		/* (sgc capacity bounds: update_group_capacity() over the span) */
-		if (rq->capacity > max_capacity)
-			max_capacity = rq->capacity;
-		if (rq->capacity < min_capacity)
-			min_capacity = rq->capacity;
-		/* No need to call idle_cpu() if nr_running is not 0 */
-		if (!nr_running && ss_idle_cpu(sim, i)) {
-			idle_cpus++;
-			/* Idle cpu can't have misfit task */
-			continue;
-		}
-		if (local_group)
-			continue;
-		if (asym) {
-			/* Check for a misfit task on the cpu */
-			if (misfit < rq->misfit_task_load) {
+			group_load += (unsigned long)rq->cfs_avg.avg.load_avg;   /* cpu_load() */
+			/* cpu_util_cfs(): max(util_avg, util_est.enqueued) clamped to capacity_orig */
+			if (util_est && rq->cfs_avg.avg.util_est.enqueued > util)
+				util = rq->cfs_avg.avg.util_est.enqueued;
+			group_util += util < cap ? util : cap;
+			group_runnable += (unsigned long)rq->cfs_avg.avg.runnable_avg;   /* cpu_runnable() */
+			sum_h_nr_running += h;
+			sum_nr_running += nr_running;
+			if (nr_running > 1)
+				status |= SG_OVERLOAD;
+			/* (sgc capacity bounds: update_group_capacity() over the span; a
+			 * domain without SD_ASYM_CPUCAPACITY spans one capacity) */
+			if (asym) {
+				if (cap > max_capacity)
+					max_capacity = cap;
+				if (cap < min_capacity)
+					min_capacity = cap;
+			} else {
+				max_capacity = min_capacity = cap;
+			}
+			/* No need to call idle_cpu() if nr_running is not 0 */
+			if (!nr_running && !rq->curr && !rq->in_newidle && !ss_rq_claimed(sim, rq)) {   /* idle_cpu() */
+				idle_cpus++;
+				/* Idle cpu can't have misfit task */
+				continue;
+			}
+			/* Check for a misfit task on the cpu (asymmetric domains, not the local group) */
+			if (asym_misfit && misfit < rq->misfit_task_load) {
 				misfit = rq->misfit_task_load;
 				status |= SG_OVERLOAD;
 			}
+			/* (else: sched_reduced_capacity() is false without RT/IRQ pressure) */
 		}
-		/* (else: sched_reduced_capacity() is false without RT/IRQ pressure) */
 	}
-	*sg_status |= status;
-	sgs->group_load = group_load;
-	sgs->group_util = group_util;
-	sgs->group_runnable = group_runnable;
-	sgs->sum_h_nr_running = sum_h_nr_running;
-	sgs->sum_nr_running = sum_nr_running;
-	sgs->max_capacity = max_capacity;
-	sgs->min_capacity = min_capacity;
-	sgs->idle_cpus = idle_cpus;
-	sgs->group_misfit_task_load = misfit;
+	out->load = group_load;
+	out->util = group_util;
+	out->runnable = group_runnable;
+	out->misfit = misfit;
+	out->max_capacity = max_capacity;
+	out->min_capacity = min_capacity;
+	out->sum_h_nr_running = sum_h_nr_running;
+	out->sum_nr_running = sum_nr_running;
+	out->idle_cpus = idle_cpus;
+	out->status = status;
+}
+
+/*
+ * update_sg_lb_stats(), fair.c v6.6 (no ASYM_PACKING, no reduced capacity,
+ * no NUMA balancing). imbalanced is the group's sgc->imbalance.
+ */
+static void update_sg_lb_stats(struct lb_env *env, bool local_group, const struct ss_sched_group *group,
+			       struct sg_lb_stats *sgs, int *sg_status, bool imbalanced)
+{
+	struct ss_sim *sim = env->sim;
+	struct sg_sums t;
+
+	if (__builtin_expect((env->sd->flags & SD_ASYM_CPUCAPACITY) != 0, 0)) {
+		if (local_group)
+			sg_lb_sums(sim, group->span, env->cpus, false, true, &t);
+		else
+			sg_lb_sums(sim, group->span, env->cpus, true, true, &t);
+	} else {
+		sg_lb_sums(sim, group->span, env->cpus, false, false, &t);
+	}
+	*sg_status |= t.status;
+	sgs->group_load = t.load;
+	sgs->group_util = t.util;
+	sgs->group_runnable = t.runnable;
+	sgs->sum_h_nr_running = t.sum_h_nr_running;
+	sgs->sum_nr_running = t.sum_nr_running;
+	sgs->max_capacity = t.max_capacity;
+	sgs->min_capacity = t.min_capacity;
+	sgs->idle_cpus = t.idle_cpus;
+	sgs->group_misfit_task_load = t.misfit;
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->weight;
 	sgs->avg_load = 0;   /* every field is set here (the kernel's memset(sgs, 0, ...)) */
@@ -488,7 +534,7 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sd_lb_stats *sds
 	/* Check for loaded SMT group to be balanced to dst CPU */
 	if (!local_group && lb_version(sim)->smt_balance && smt_balance(env, sgs, group))
 		sgs->group_smt_balance = 1;
-	sgs->group_type = group_classify(env->sd->imbalance_pct, *sgc_imbalance(sim, env->sd, group) != 0, sgs);
+	sgs->group_type = group_classify(env->sd->imbalance_pct, imbalanced, sgs);
 	/* Computing avg_load makes sense only when group is overloaded */
 	if (sgs->group_type == group_overloaded)
 		sgs->avg_load = (sgs->group_load * SS_SCHED_CAPACITY_SCALE) / sgs->group_capacity;
@@ -581,6 +627,8 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	struct sg_lb_stats *local = &sds->local_stat, tmp_sgs;
 	unsigned long sum_util = 0;
 	int sg_status = 0;
+	/* sgc_imbalance() of this domain's groups: one row per level */
+	const uint8_t *imb = sgc_imbalance(sim, env->sd, sg) - sg->id;
 
 	do {
 		struct sg_lb_stats *sgs = &tmp_sgs;
@@ -590,7 +638,7 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 			sgs = local;
 			/* (update_group_capacity(): capacities are static here) */
 		}
-		update_sg_lb_stats(env, sds, sg, sgs, &sg_status);
+		update_sg_lb_stats(env, local_group, sg, sgs, &sg_status, imb[sg->id] != 0);
 		if (!local_group && update_sd_pick_busiest(env, sds, sg, sgs)) {
 			sds->busiest = sg;
 			sds->busiest_stat = *sgs;

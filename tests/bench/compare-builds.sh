@@ -52,6 +52,23 @@ done; done; done
 for t in kunpeng920 xeon6148; do for w in $W/*.yaml $W/rt-app/*.json; do for p in sis_util sis_prop; do
 	run_pair "$t $(basename $w) $p" -t $T/$t.yaml -w $w -p $p --warmup 10ms --duration $dur
 done; done; done
+# the v5.17 model (CFS, its balancer) on the seeds' one- and two-node set-ups
+for l in 25% 100%; do for p in sis_prop sis_util_linear; do
+	run_pair "kunpeng920 -N 0-1 v5.17 udp-rr $p $l" -t $T/kunpeng920.yaml -N 0-1 --kernel 5.17 -w $W/netperf-udp-rr.yaml \
+		-p $p --load $l --warmup 10ms --duration $dur
+done; done
+# an asymmetric-capacity machine (SD_ASYM_CPUCAPACITY: select_idle_capacity(), misfit, the capacity bounds)
+cat > "$tmp/bl8.yaml" <<'YAML'
+name: bl8
+vendor: arm
+llcs:
+  - clusters:
+      - {capacity: 1024, cores: "0-3"}
+      - {capacity: 446, cores: "4-7"}
+YAML
+for w in netperf-tcp-rr hackbench-process-pipes; do for l in 50% 200%; do
+	run_pair "bl8 $w $l" -t "$tmp/bl8.yaml" -w $W/$w.yaml --load $l --warmup 10ms --duration $dur
+done; done
 run_pair "kunpeng920 tcp-rr 100% seed 7 1s" -t $T/kunpeng920.yaml -w $W/netperf-tcp-rr.yaml --load 100% --seed 7 --warmup 0 --duration 200ms
 trace_pair() {   # name, args...: the --trace files byte for byte
 	local name=$1; shift
