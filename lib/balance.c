@@ -117,7 +117,8 @@ struct lb_env {
 	unsigned loop, loop_break, loop_max;
 	enum migration_type migration_type;
 	unsigned cause;               /* enum ss_mig_cause */
-	struct ss_task *tasks[SCHED_NR_MIGRATE_BREAK + 1];  /* env->tasks, newest first when attached */
+	struct ss_task **tasks;       /* env->tasks (SCHED_NR_MIGRATE_BREAK + 1 slots, load_balance()'s), newest first
+	                                 when attached; only [0, nr_tasks) is ever read, so the array is not zeroed */
 	unsigned nr_tasks;
 };
 
@@ -1258,7 +1259,9 @@ static int load_balance(struct ss_sim *sim, unsigned this_cpu, struct ss_rq *thi
 	const struct ss_sched_group *group = NULL;
 	struct ss_rq *busiest = NULL;
 	struct ss_lb_kind_stats *ks = sim->measuring ? lb_kind(sim, sim->lb_cause) : NULL;
+	struct ss_task *tasks[SCHED_NR_MIGRATE_BREAK + 1];
 	struct lb_env env = {
+		.tasks = tasks,
 		.sim = sim,
 		.sd = sd,
 		.sdrt = sd_rt_of(sim, this_cpu, sd),
